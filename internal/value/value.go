@@ -1,0 +1,326 @@
+// Package value is dynosql's in-memory form of a DynamoDB attribute value,
+// with the SQL semantics the executor needs: three-valued comparison,
+// exact decimal numbers, and conversion to and from the SDK's types.
+package value
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Value is one of: nil (SQL NULL, a missing attribute), string, Number,
+// bool, []Value (L), map[string]Value (M), StringSet, NumberSet.
+type Value = any
+
+// Number is a DynamoDB number kept as its decimal text, so that 38-digit
+// values survive a round trip; arithmetic goes through big.Rat.
+type Number string
+
+// StringSet is a DynamoDB SS.
+type StringSet []string
+
+// NumberSet is a DynamoDB NS.
+type NumberSet []Number
+
+// Rat returns n as an exact rational, or false if n is not a number.
+func (n Number) Rat() (*big.Rat, bool) {
+	return new(big.Rat).SetString(string(n))
+}
+
+// NumberFromRat formats r as the shortest exact decimal when it has one,
+// else with 38 significant digits (DynamoDB's precision).
+func NumberFromRat(r *big.Rat) Number {
+	if r.IsInt() {
+		return Number(r.Num().String())
+	}
+	if prec, exact := r.FloatPrec(); exact {
+		return Number(trimZeros(r.FloatString(prec)))
+	}
+	f, _ := new(big.Float).SetPrec(128).SetRat(r).Float64()
+	return Number(strconv.FormatFloat(f, 'g', -1, 64))
+}
+
+func trimZeros(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// ParseNumber checks that s is a decimal number and returns it canonical
+// (no leading '+', no trailing zeros after the point).
+func ParseNumber(s string) (Number, bool) {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || strings.ContainsAny(s, "/") {
+		return "", false
+	}
+	return NumberFromRat(r), true
+}
+
+// Float returns n as a float64 (for display and AVG).
+func (n Number) Float() float64 {
+	f, _ := strconv.ParseFloat(string(n), 64)
+	return f
+}
+
+// TypeName returns the DynamoDB type name of v: S, N, BOOL, L, M, SS, NS,
+// or NULL.
+func TypeName(v Value) string {
+	switch v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return "S"
+	case Number:
+		return "N"
+	case bool:
+		return "BOOL"
+	case []Value:
+		return "L"
+	case map[string]Value:
+		return "M"
+	case StringSet:
+		return "SS"
+	case NumberSet:
+		return "NS"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Compare orders a and b when both are non-NULL scalars of one type:
+// strings by UTF-8 bytes (as DynamoDB and SQLite's BINARY collation do),
+// numbers numerically, false before true. ok is false otherwise, which SQL
+// treats as unknown.
+func Compare(a, b Value) (c int, ok bool) {
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		if !ok {
+			return 0, false
+		}
+		return strings.Compare(x, y), true
+	case Number:
+		y, ok := b.(Number)
+		if !ok {
+			return 0, false
+		}
+		rx, okx := x.Rat()
+		ry, oky := y.Rat()
+		if !okx || !oky {
+			return 0, false
+		}
+		return rx.Cmp(ry), true
+	case bool:
+		y, ok := b.(bool)
+		if !ok {
+			return 0, false
+		}
+		switch {
+		case x == y:
+			return 0, true
+		case !x:
+			return -1, true
+		default:
+			return 1, true
+		}
+	}
+	return 0, false
+}
+
+// Equal reports whether a and b are the same value; NULL equals nothing.
+// Unlike Compare it also compares lists, maps and sets.
+func Equal(a, b Value) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	if c, ok := Compare(a, b); ok {
+		return c == 0
+	}
+	return TypeName(a) == TypeName(b) && Key(a) == Key(b)
+}
+
+// Key returns a string that is equal for equal values and differs between
+// values of different types; it serves as a map key for joins, DISTINCT
+// and GROUP BY. NULL has its own key.
+func Key(v Value) string {
+	switch x := v.(type) {
+	case nil:
+		return "\x00"
+	case string:
+		return "S" + x
+	case Number:
+		return "N" + string(x)
+	case bool:
+		return "B" + strconv.FormatBool(x)
+	}
+	b, _ := json.Marshal(JSON(v))
+	return TypeName(v) + string(b)
+}
+
+// Less is a total order for ORDER BY: NULL first (as SQLite does in
+// ascending order), then by type name, then by Compare within a type.
+func Less(a, b Value) bool {
+	return Order(a, b) < 0
+}
+
+// Order is the three-way form of Less.
+func Order(a, b Value) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return -1
+	case b == nil:
+		return 1
+	}
+	if c, ok := Compare(a, b); ok {
+		return c
+	}
+	if ta, tb := TypeName(a), TypeName(b); ta != tb {
+		return strings.Compare(ta, tb)
+	}
+	return strings.Compare(Key(a), Key(b))
+}
+
+// FromAttr converts an SDK attribute value. B and BS, which mappings do not
+// declare, come back as their base64 text.
+func FromAttr(av types.AttributeValue) Value {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		return x.Value
+	case *types.AttributeValueMemberN:
+		if n, ok := ParseNumber(x.Value); ok {
+			return n
+		}
+		return Number(x.Value)
+	case *types.AttributeValueMemberBOOL:
+		return x.Value
+	case *types.AttributeValueMemberNULL:
+		return nil
+	case *types.AttributeValueMemberL:
+		l := make([]Value, len(x.Value))
+		for i, e := range x.Value {
+			l[i] = FromAttr(e)
+		}
+		return l
+	case *types.AttributeValueMemberM:
+		m := make(map[string]Value, len(x.Value))
+		for k, e := range x.Value {
+			m[k] = FromAttr(e)
+		}
+		return m
+	case *types.AttributeValueMemberSS:
+		return StringSet(slices.Clone(x.Value))
+	case *types.AttributeValueMemberNS:
+		s := make(NumberSet, len(x.Value))
+		for i, e := range x.Value {
+			s[i] = Number(e)
+		}
+		return s
+	case *types.AttributeValueMemberB:
+		b, _ := json.Marshal(x.Value)
+		return strings.Trim(string(b), `"`)
+	}
+	return nil
+}
+
+// ToAttr converts v for a request. NULL becomes a DynamoDB NULL, which
+// callers writing items avoid by removing the attribute instead.
+func ToAttr(v Value) types.AttributeValue {
+	switch x := v.(type) {
+	case nil:
+		return &types.AttributeValueMemberNULL{Value: true}
+	case string:
+		return &types.AttributeValueMemberS{Value: x}
+	case Number:
+		return &types.AttributeValueMemberN{Value: string(x)}
+	case bool:
+		return &types.AttributeValueMemberBOOL{Value: x}
+	case []Value:
+		l := make([]types.AttributeValue, len(x))
+		for i, e := range x {
+			l[i] = ToAttr(e)
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	case map[string]Value:
+		m := make(map[string]types.AttributeValue, len(x))
+		for k, e := range x {
+			m[k] = ToAttr(e)
+		}
+		return &types.AttributeValueMemberM{Value: m}
+	case StringSet:
+		return &types.AttributeValueMemberSS{Value: []string(x)}
+	case NumberSet:
+		s := make([]string, len(x))
+		for i, e := range x {
+			s[i] = string(e)
+		}
+		return &types.AttributeValueMemberNS{Value: s}
+	}
+	return &types.AttributeValueMemberS{Value: fmt.Sprint(v)}
+}
+
+// JSON returns v in the shape encoding/json should print: numbers as
+// json.Number, sets as sorted arrays, NULL as nil.
+func JSON(v Value) any {
+	switch x := v.(type) {
+	case Number:
+		return json.Number(x)
+	case []Value:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = JSON(e)
+		}
+		return l
+	case map[string]Value:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = JSON(e)
+		}
+		return m
+	case StringSet:
+		s := slices.Clone([]string(x))
+		sort.Strings(s)
+		return s
+	case NumberSet:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = json.Number(e)
+		}
+		return l
+	}
+	return v
+}
+
+// Text returns v as a person reads it in a table cell: strings bare,
+// NULL as "NULL", lists and maps as JSON.
+func Text(v Value) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return x
+	case Number:
+		return string(x)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	b, _ := json.Marshal(JSON(v))
+	return string(b)
+}
+
+// Literal returns v as it would be written in SQL or EXPLAIN: strings
+// double-quoted, numbers bare, NULL as NULL.
+func Literal(v Value) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return Text(v)
+}

@@ -1,0 +1,207 @@
+package parser
+
+import "github.com/dynosql/dynosql/internal/value"
+
+// Statement is one parsed SQL statement: *Select, *Insert, *Update,
+// *Delete, *Explain or *CheckCopies.
+type Statement interface{ statement() }
+
+// Select is a SELECT over one or more logical tables.
+type Select struct {
+	Distinct bool
+	Columns  []SelectColumn
+	From     []TableRef // in the order written; From[0].Join is JoinNone
+	Where    Expr       // nil when absent
+	GroupBy  []Expr
+	Having   Expr
+	OrderBy  []OrderItem
+	Limit    Expr // nil when absent; a *Literal or *Placeholder
+	Offset   Expr
+}
+
+// SelectColumn is one item of the select list: an expression with an
+// optional alias, or a star (Star) optionally qualified (Table).
+type SelectColumn struct {
+	Expr  Expr
+	Alias string
+	Star  bool
+	Table string // for t.*
+	Text  string // the expression as written, for the output column name
+}
+
+// JoinKind says how a table joins the ones before it.
+type JoinKind int
+
+// Join kinds. Comma joins ("FROM a, b WHERE ...") are inner joins whose
+// condition is in WHERE.
+const (
+	JoinNone JoinKind = iota
+	JoinInner
+	JoinLeft
+	JoinComma
+)
+
+// TableRef is a logical table in FROM with its alias (the name itself when
+// no alias is given) and, for JOIN ... ON, its join condition.
+type TableRef struct {
+	Name  string
+	Alias string
+	Join  JoinKind
+	On    Expr
+	Pos   int // byte offset of the name in the statement
+}
+
+// OrderItem is one ORDER BY term.
+type OrderItem struct {
+	Expr Expr
+	Desc bool
+}
+
+// Insert is INSERT INTO t (cols) VALUES (...), (...).
+type Insert struct {
+	Table   string
+	Columns []string
+	Rows    [][]Expr
+	// OnDuplicate holds the assignments of ON DUPLICATE KEY UPDATE; a
+	// non-nil empty slice never occurs.
+	OnDuplicate []Assignment
+	Pos         int
+}
+
+// Update is UPDATE t SET ... WHERE ....
+type Update struct {
+	Table string
+	Alias string
+	Set   []Assignment
+	Where Expr
+	Pos   int
+}
+
+// Assignment is column = expression in SET or ON DUPLICATE KEY UPDATE.
+type Assignment struct {
+	Column string
+	Expr   Expr
+}
+
+// Delete is DELETE FROM t WHERE ....
+type Delete struct {
+	Table string
+	Alias string
+	Where Expr
+	Pos   int
+}
+
+// Explain is EXPLAIN <statement>: plan it, print the plan, send nothing.
+type Explain struct {
+	Statement Statement
+}
+
+// CheckCopies is dynosql's own statement for denormalized copies:
+//
+//	CHECK COPIES FOR users WHERE id = '12'
+//	REPAIR COPIES FOR users WHERE id = '12'
+//
+// It lists (or rewrites) every copy of the selected source rows' columns
+// that differs from its source.
+type CheckCopies struct {
+	Table  string
+	Where  Expr
+	Repair bool
+	Pos    int
+}
+
+func (*Select) statement()      {}
+func (*Insert) statement()      {}
+func (*Update) statement()      {}
+func (*Delete) statement()      {}
+func (*Explain) statement()     {}
+func (*CheckCopies) statement() {}
+
+// Expr is a scalar or boolean expression.
+type Expr interface{ expr() }
+
+// Column is a column reference, optionally qualified by a table alias.
+type Column struct {
+	Table string // alias or table name as written; "" when unqualified
+	Name  string
+	Pos   int // byte offset in the statement, or -1
+}
+
+// Literal is a constant: string, value.Number, bool or nil (NULL).
+type Literal struct {
+	Value value.Value
+}
+
+// Placeholder is a ? parameter; Index counts from 0 in order of appearance.
+type Placeholder struct {
+	Index int
+}
+
+// Compare is L op R with op one of = <> < <= > >=.
+type Compare struct {
+	Op   string
+	L, R Expr
+}
+
+// In is Expr [NOT] IN (List...).
+type In struct {
+	Expr Expr
+	List []Expr
+	Not  bool
+}
+
+// Between is Expr [NOT] BETWEEN Lo AND Hi.
+type Between struct {
+	Expr, Lo, Hi Expr
+	Not          bool
+}
+
+// Like is Expr [NOT] LIKE Pattern, with % and _ wildcards.
+type Like struct {
+	Expr, Pattern Expr
+	Not           bool
+}
+
+// IsNull is Expr IS [NOT] NULL.
+type IsNull struct {
+	Expr Expr
+	Not  bool
+}
+
+// And is L AND R.
+type And struct{ L, R Expr }
+
+// Or is L OR R.
+type Or struct{ L, R Expr }
+
+// Not is NOT E.
+type Not struct{ E Expr }
+
+// Arith is L op R with op one of + - * /.
+type Arith struct {
+	Op   byte
+	L, R Expr
+}
+
+// Func is an aggregate call: COUNT, MIN, MAX, SUM or AVG (Name is upper
+// case). Star is COUNT(*).
+type Func struct {
+	Name     string
+	Args     []Expr
+	Star     bool
+	Distinct bool
+}
+
+func (*Column) expr()      {}
+func (*Literal) expr()     {}
+func (*Placeholder) expr() {}
+func (*Compare) expr()     {}
+func (*In) expr()          {}
+func (*Between) expr()     {}
+func (*Like) expr()        {}
+func (*IsNull) expr()      {}
+func (*And) expr()         {}
+func (*Or) expr()          {}
+func (*Not) expr()         {}
+func (*Arith) expr()       {}
+func (*Func) expr()        {}
