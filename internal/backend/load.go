@@ -1,0 +1,117 @@
+package backend
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+)
+
+// batchWriteMax is BatchWriteItem's limit on requests per call.
+const batchWriteMax = 25
+
+// Load reads a dataset (see ReadDataset) and writes every row into the
+// mapping's table with BatchWriteItem. It returns the number of items
+// written. The table must exist (see CreateTable).
+func Load(ctx context.Context, client *dynamodb.Client, m *mapping.Mapping, r io.Reader) (int, error) {
+	rows, err := ReadDataset(r, m)
+	if err != nil {
+		return 0, err
+	}
+	return Write(ctx, client, m, rows)
+}
+
+// Write puts rows into the mapping's table in batches of 25, retrying
+// unprocessed items with backoff until all are written or ctx ends.
+func Write(ctx context.Context, client *dynamodb.Client, m *mapping.Mapping, rows []DatasetRow) (int, error) {
+	items := make([]map[string]types.AttributeValue, 0, len(rows))
+	firstLine := map[string]int{} // rendered base key → line, to catch duplicates
+	for _, r := range rows {
+		item, err := Item(m, r)
+		if err != nil {
+			return 0, err
+		}
+		key := keyText(m, item)
+		if prev, dup := firstLine[key]; dup {
+			return 0, errs.New(errs.Invalid, "dataset line %d: %s has the same key as line %d (%s)", r.Line, r.Entity, prev, key)
+		}
+		firstLine[key] = r.Line
+		items = append(items, item)
+	}
+	written := 0
+	for start := 0; start < len(items); start += batchWriteMax {
+		chunk := items[start:min(start+batchWriteMax, len(items))]
+		reqs := make([]types.WriteRequest, len(chunk))
+		for i, item := range chunk {
+			reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
+		}
+		if err := batchWrite(ctx, client, m.Table, reqs); err != nil {
+			return written, err
+		}
+		written += len(chunk)
+	}
+	return written, nil
+}
+
+// Item renders the item stored for a dataset row: its present columns
+// plus every key attribute of its entity.
+func Item(m *mapping.Mapping, r DatasetRow) (map[string]types.AttributeValue, error) {
+	e, err := m.Entity(r.Entity)
+	if err != nil {
+		return nil, err
+	}
+	item := make(map[string]types.AttributeValue, len(r.Row)+len(e.Templates))
+	for col, v := range r.Row {
+		if v != nil {
+			item[col] = value.ToAttr(v)
+		}
+	}
+	for attr, t := range e.Templates {
+		s, err := t.Render(r.Row)
+		if err != nil {
+			return nil, errs.New(errs.Invalid, "dataset line %d: %s key %s = %q: %v", r.Line, e.Name, attr, t.Raw, err)
+		}
+		item[attr] = &types.AttributeValueMemberS{Value: s}
+	}
+	return item, nil
+}
+
+func keyText(m *mapping.Mapping, item map[string]types.AttributeValue) string {
+	parts := []string{m.PartitionKey + "=" + value.Text(value.FromAttr(item[m.PartitionKey]))}
+	if m.SortKey != "" {
+		parts = append(parts, m.SortKey+"="+value.Text(value.FromAttr(item[m.SortKey])))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// batchWrite sends one BatchWriteItem and resends whatever DynamoDB
+// leaves unprocessed, with jittered exponential backoff.
+func batchWrite(ctx context.Context, client *dynamodb.Client, table string, reqs []types.WriteRequest) error {
+	backoff := 50 * time.Millisecond
+	for len(reqs) > 0 {
+		out, err := client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems: map[string][]types.WriteRequest{table: reqs},
+		})
+		if err != nil {
+			return apiError("BatchWriteItem", table, err)
+		}
+		reqs = out.UnprocessedItems[table]
+		if len(reqs) == 0 {
+			return nil
+		}
+		wait := backoff/2 + rand.N(backoff/2+1)
+		if err := sleep(ctx, wait); err != nil {
+			return errs.New(errs.Canceled, "BatchWriteItem on %s: %d items still unprocessed: %v", table, len(reqs), err).Wrap(err)
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package backend
+
+import (
+	"context"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/mapping"
+)
+
+// pollEvery is how often CreateTable and DeleteTable look at the table
+// while they wait; local servers are ready at once, AWS takes seconds.
+const pollEvery = 200 * time.Millisecond
+
+// CreateTable creates the mapping's table and indexes unless the table
+// exists, then waits, as long as ctx allows, until the table and every
+// index are ACTIVE. Create tables before using them concurrently: the
+// embedded server's CreateTable races with writes.
+func CreateTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mapping) error {
+	_, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
+	switch {
+	case err == nil:
+	case isCode(err, "ResourceNotFoundException"):
+		_, err = client.CreateTable(ctx, m.CreateTableInput())
+		if err != nil && !isCode(err, "ResourceInUseException") {
+			return apiError("CreateTable", m.Table, err)
+		}
+	default:
+		return apiError("DescribeTable", m.Table, err)
+	}
+	for {
+		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
+		if err != nil {
+			return apiError("DescribeTable", m.Table, err)
+		}
+		if active(out.Table) {
+			return nil
+		}
+		if err := sleep(ctx, pollEvery); err != nil {
+			return errs.New(errs.Canceled, "table %s is not ACTIVE yet: %v", m.Table, err).Wrap(err)
+		}
+	}
+}
+
+// active reports whether the table and its indexes accept reads and
+// writes. The embedded server reports no table status at all, which
+// means it is ready.
+func active(t *types.TableDescription) bool {
+	if t.TableStatus != "" && t.TableStatus != types.TableStatusActive {
+		return false
+	}
+	for _, g := range t.GlobalSecondaryIndexes {
+		if g.IndexStatus != "" && g.IndexStatus != types.IndexStatusActive {
+			return false
+		}
+	}
+	return true
+}
+
+// DeleteTable deletes the mapping's table if it exists and waits, as long
+// as ctx allows, until it is gone.
+func DeleteTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mapping) error {
+	_, err := client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(m.Table)})
+	if isCode(err, "ResourceNotFoundException") {
+		return nil
+	}
+	if err != nil {
+		return apiError("DeleteTable", m.Table, err)
+	}
+	for {
+		_, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
+		if isCode(err, "ResourceNotFoundException") {
+			return nil
+		}
+		if err != nil {
+			return apiError("DescribeTable", m.Table, err)
+		}
+		if err := sleep(ctx, pollEvery); err != nil {
+			return errs.New(errs.Canceled, "table %s is not deleted yet: %v", m.Table, err).Wrap(err)
+		}
+	}
+}
+
+// sleep waits for d or until ctx ends, whichever comes first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
