@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/backend"
+	"github.com/dynosql/dynosql/internal/ddblocal"
 	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 )
@@ -44,11 +45,29 @@ func embedded(t *testing.T) *dynamodb.Client {
 	return c
 }
 
-func TestLoadingTheSchoolDatasetIntoTheEmbeddedBackendWritesEveryRow(t *testing.T) {
+func TestMain(m *testing.M) { ddblocal.Main(m) }
+
+func TestLoadingTheSchoolDatasetWritesEveryRow(t *testing.T) {
+	backends := []struct {
+		name   string
+		client func(*testing.T) *dynamodb.Client
+	}{
+		{"embedded", embedded},
+		{"DynamoDB Local", func(t *testing.T) *dynamodb.Client { return ddblocal.Client(t) }},
+	}
+	for _, b := range backends {
+		t.Run("on "+b.name, func(t *testing.T) {
+			t.Parallel()
+			loadSchool(t, b.client(t))
+		})
+	}
+}
+
+func loadSchool(t *testing.T, c *dynamodb.Client) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	m := loadMapping(t, "school")
-	c := embedded(t)
+	m.Table = ddblocal.UniqueTable(t, m.Table)
 	if err := backend.CreateTable(ctx, c, m); err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +76,12 @@ func TestLoadingTheSchoolDatasetIntoTheEmbeddedBackendWritesEveryRow(t *testing.
 		t.Fatal(err)
 	}
 	defer f.Close()
+	begin := time.Now()
 	n, err := backend.Load(ctx, c, m, f)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("loaded %d items in %v", n, time.Since(begin).Round(time.Millisecond))
 	if n < 700 {
 		t.Fatalf("loaded %d items, want the whole dataset", n)
 	}
