@@ -1,0 +1,123 @@
+package executor
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/planner"
+)
+
+// Options tune the executor.
+type Options struct {
+	// Concurrency bounds the requests one statement has in flight at
+	// once (BatchGetItem chunks, queries per IN value or outer row).
+	// Zero means 8.
+	Concurrency int
+	// OnRequest, when set, is added to every request's middleware stack
+	// (for counting or tracing); it is the SDK's own hook.
+	OnRequest []func(*dynamodb.Options)
+}
+
+// Executor runs plans with one client. It is safe for concurrent use.
+type Executor struct {
+	client Client
+	m      *mapping.Mapping
+	opts   Options
+}
+
+// New returns an Executor that sends requests for mapping m through client.
+func New(client Client, m *mapping.Mapping, opts Options) *Executor {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 8
+	}
+	return &Executor{client: client, m: m, opts: opts}
+}
+
+// optFns returns the per-request options: the caller's hooks and the
+// statement's stats counter, if the context carries one.
+func (ex *Executor) optFns(ctx context.Context) []func(*dynamodb.Options) {
+	fns := ex.opts.OnRequest
+	if s := StatsFrom(ctx); s != nil {
+		fns = append(fns[:len(fns):len(fns)], s.attach)
+	}
+	return fns
+}
+
+// Rows is the result of a read: a stream of rows pulled with Next. Close
+// it to stop the requests still in flight.
+type Rows struct {
+	columns []string
+	it      rowIter
+	ctx     context.Context
+	cancel  context.CancelFunc
+	row     []value.Value
+	err     error
+}
+
+// Query runs a read plan and returns its rows. The rows are read as Next
+// asks for them, so a LIMIT stops the reads early.
+func (ex *Executor) Query(ctx context.Context, p *planner.Plan) (*Rows, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	r := &run{ex: ex, plan: p, slots: map[string]int{}}
+	for i, s := range p.Slots {
+		r.slots[s.Alias] = i
+	}
+	it, err := r.rows(p.Root)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &Rows{columns: p.Columns, it: it, ctx: ctx, cancel: cancel}, nil
+}
+
+// Columns returns the output column names.
+func (r *Rows) Columns() []string { return r.columns }
+
+// Next advances to the next row, reporting false at the end or on error.
+func (r *Rows) Next() bool {
+	if r.err != nil || r.it == nil {
+		return false
+	}
+	row, err := r.it.next(r.ctx)
+	if err != nil {
+		r.err = err
+		r.Close()
+		return false
+	}
+	if row == nil {
+		r.Close()
+		return false
+	}
+	r.row = row
+	return true
+}
+
+// Row returns the current row; its slice is the caller's to keep.
+func (r *Rows) Row() []value.Value { return r.row }
+
+// Err returns the error that ended the rows, if any.
+func (r *Rows) Err() error { return r.err }
+
+// Close stops the statement's requests. It is safe to call twice.
+func (r *Rows) Close() error {
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.it = nil
+	return nil
+}
+
+// run holds the state of one execution of a plan.
+type run struct {
+	ex    *Executor
+	plan  *planner.Plan
+	slots map[string]int // alias → slot
+}
+
+func internal(format string, args ...any) error {
+	return errs.New(errs.Internal, format, args...)
+}

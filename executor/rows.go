@@ -1,0 +1,360 @@
+package executor
+
+import (
+	"context"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
+)
+
+// rowIter yields output rows; a nil row with a nil error is the end.
+type rowIter interface {
+	next(ctx context.Context) ([]value.Value, error)
+}
+
+func (r *run) rows(n planner.Node) (rowIter, error) {
+	switch x := n.(type) {
+	case *planner.Project:
+		in, err := r.tuples(x.Input)
+		return &projectIter{r: r, in: in, exprs: x.Exprs}, err
+	case *planner.Aggregate:
+		in, err := r.tuples(x.Input)
+		return &aggregateIter{r: r, in: in, a: x}, err
+	case *planner.Distinct:
+		in, err := r.rows(x.Input)
+		return &distinctIter{in: in, seen: map[string]bool{}}, err
+	case *planner.Sort:
+		in, err := r.rows(x.Input)
+		return &sortIter{in: in, keys: x.Keys}, err
+	case *planner.Limit:
+		in, err := r.rows(x.Input)
+		return &limitIter{in: in, skip: x.Offset, left: x.Count}, err
+	case *planner.Trim:
+		in, err := r.rows(x.Input)
+		return &trimIter{in: in, n: x.N}, err
+	}
+	return nil, internal("no executor for output step %T", n)
+}
+
+type projectIter struct {
+	r     *run
+	in    tupleIter
+	exprs []parser.Expr
+}
+
+func (it *projectIter) next(ctx context.Context) ([]value.Value, error) {
+	t, err := it.in.next(ctx)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	row := make([]value.Value, len(it.exprs))
+	for i, e := range it.exprs {
+		if row[i], err = eval(e, tupleEnv{it.r, t}); err != nil {
+			return nil, err
+		}
+	}
+	return row, nil
+}
+
+// aggregateIter groups all input rows, then yields one row per group.
+type aggregateIter struct {
+	r    *run
+	in   tupleIter
+	a    *planner.Aggregate
+	out  [][]value.Value
+	done bool
+}
+
+// group is one GROUP BY group: a row to evaluate plain expressions on
+// and the state of each aggregate call.
+type group struct {
+	first tuple
+	accs  map[*parser.Func]*accumulator
+}
+
+func (it *aggregateIter) next(ctx context.Context) ([]value.Value, error) {
+	if !it.done {
+		it.done = true
+		if err := it.fill(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if len(it.out) == 0 {
+		return nil, nil
+	}
+	row := it.out[0]
+	it.out = it.out[1:]
+	return row, nil
+}
+
+func (it *aggregateIter) fill(ctx context.Context) error {
+	var funcs []*parser.Func
+	for _, e := range append(append([]parser.Expr{}, it.a.Exprs...), it.a.Having) {
+		if e == nil {
+			continue
+		}
+		parser.Walk(e, func(x parser.Expr) bool {
+			if f, ok := x.(*parser.Func); ok {
+				funcs = append(funcs, f)
+				return false
+			}
+			return true
+		})
+	}
+	groups := map[string]*group{}
+	var order []string
+	for {
+		t, err := it.in.next(ctx)
+		if err != nil {
+			return err
+		}
+		if t == nil {
+			break
+		}
+		env := tupleEnv{it.r, t}
+		var key strings.Builder
+		for _, g := range it.a.Group {
+			v, err := eval(g, env)
+			if err != nil {
+				return err
+			}
+			key.WriteString(value.Key(v) + "\x01")
+		}
+		g, ok := groups[key.String()]
+		if !ok {
+			g = &group{first: t, accs: map[*parser.Func]*accumulator{}}
+			for _, f := range funcs {
+				g.accs[f] = &accumulator{f: f, seen: map[string]bool{}}
+			}
+			groups[key.String()] = g
+			order = append(order, key.String())
+		}
+		for _, f := range funcs {
+			if err := g.accs[f].add(env); err != nil {
+				return err
+			}
+		}
+	}
+	if len(it.a.Group) == 0 && len(groups) == 0 {
+		g := &group{accs: map[*parser.Func]*accumulator{}}
+		for _, f := range funcs {
+			g.accs[f] = &accumulator{f: f, seen: map[string]bool{}}
+		}
+		groups[""], order = g, []string{""}
+	}
+	for _, k := range order {
+		g := groups[k]
+		env := groupEnv{tupleEnv{it.r, g.first}, g}
+		if it.a.Having != nil {
+			ok, err := eval(it.a.Having, env)
+			if err != nil {
+				return err
+			}
+			if !truth(ok) {
+				continue
+			}
+		}
+		row := make([]value.Value, len(it.a.Exprs))
+		for i, e := range it.a.Exprs {
+			v, err := eval(e, env)
+			if err != nil {
+				return err
+			}
+			row[i] = v
+		}
+		it.out = append(it.out, row)
+	}
+	return nil
+}
+
+// groupEnv evaluates output expressions of a group: columns from its
+// first row (they are grouped on), aggregates from the accumulators.
+type groupEnv struct {
+	tupleEnv
+	g *group
+}
+
+func (e groupEnv) column(c *parser.Column) value.Value {
+	if e.t == nil {
+		return nil
+	}
+	return e.tupleEnv.column(c)
+}
+
+func (e groupEnv) aggregate(f *parser.Func) value.Value { return e.g.accs[f].result() }
+
+// accumulator computes one aggregate call over a group.
+type accumulator struct {
+	f         *parser.Func
+	count     int64
+	sum       *big.Rat
+	extreme   value.Value
+	seen      map[string]bool
+	nonNumber bool
+}
+
+func (a *accumulator) add(en env) error {
+	if a.f.Star {
+		a.count++
+		return nil
+	}
+	v, err := eval(a.f.Args[0], en)
+	if err != nil || v == nil {
+		return err
+	}
+	if a.f.Distinct {
+		k := value.Key(v)
+		if a.seen[k] {
+			return nil
+		}
+		a.seen[k] = true
+	}
+	a.count++
+	switch a.f.Name {
+	case "SUM", "AVG":
+		n, ok := v.(value.Number)
+		if !ok {
+			return errs.New(errs.Invalid, "%s needs numbers, got %s", a.f.Name, value.Literal(v))
+		}
+		r, _ := n.Rat()
+		if a.sum == nil {
+			a.sum = new(big.Rat)
+		}
+		a.sum.Add(a.sum, r)
+	case "MIN":
+		if a.extreme == nil || value.Order(v, a.extreme) < 0 {
+			a.extreme = v
+		}
+	case "MAX":
+		if a.extreme == nil || value.Order(v, a.extreme) > 0 {
+			a.extreme = v
+		}
+	}
+	return nil
+}
+
+func (a *accumulator) result() value.Value {
+	switch a.f.Name {
+	case "COUNT":
+		return value.Number(big.NewInt(a.count).String())
+	case "SUM":
+		if a.sum == nil {
+			return nil
+		}
+		return value.NumberFromRat(a.sum)
+	case "AVG":
+		if a.sum == nil {
+			return nil
+		}
+		return value.NumberFromRat(new(big.Rat).Quo(a.sum, new(big.Rat).SetInt64(a.count)))
+	}
+	return a.extreme
+}
+
+type distinctIter struct {
+	in   rowIter
+	seen map[string]bool
+}
+
+func (it *distinctIter) next(ctx context.Context) ([]value.Value, error) {
+	for {
+		row, err := it.in.next(ctx)
+		if err != nil || row == nil {
+			return nil, err
+		}
+		var k strings.Builder
+		for _, v := range row {
+			k.WriteString(value.Key(v) + "\x01")
+		}
+		if !it.seen[k.String()] {
+			it.seen[k.String()] = true
+			return row, nil
+		}
+	}
+}
+
+// sortIter reads all rows, then yields them in order; NULLs first, as in
+// SQLite, and last when descending.
+type sortIter struct {
+	in   rowIter
+	keys []planner.SortKey
+	rows [][]value.Value
+	done bool
+}
+
+func (it *sortIter) next(ctx context.Context) ([]value.Value, error) {
+	if !it.done {
+		it.done = true
+		for {
+			row, err := it.in.next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if row == nil {
+				break
+			}
+			it.rows = append(it.rows, row)
+		}
+		sort.SliceStable(it.rows, func(i, j int) bool {
+			for _, k := range it.keys {
+				c := value.Order(it.rows[i][k.Column], it.rows[j][k.Column])
+				if k.Desc {
+					c = -c
+				}
+				if c != 0 {
+					return c < 0
+				}
+			}
+			return false
+		})
+	}
+	if len(it.rows) == 0 {
+		return nil, nil
+	}
+	row := it.rows[0]
+	it.rows = it.rows[1:]
+	return row, nil
+}
+
+type limitIter struct {
+	in   rowIter
+	skip int64
+	left int64 // < 0: no limit
+}
+
+func (it *limitIter) next(ctx context.Context) ([]value.Value, error) {
+	for it.skip > 0 {
+		row, err := it.in.next(ctx)
+		if err != nil || row == nil {
+			return nil, err
+		}
+		it.skip--
+	}
+	if it.left == 0 {
+		return nil, nil
+	}
+	row, err := it.in.next(ctx)
+	if err != nil || row == nil {
+		return nil, err
+	}
+	it.left--
+	return row, nil
+}
+
+type trimIter struct {
+	in rowIter
+	n  int
+}
+
+func (it *trimIter) next(ctx context.Context) ([]value.Value, error) {
+	row, err := it.in.next(ctx)
+	if err != nil || row == nil {
+		return nil, err
+	}
+	return row[:it.n], nil
+}

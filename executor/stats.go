@@ -1,0 +1,143 @@
+package executor
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
+)
+
+// Stats counts what one statement sent, from inside the SDK's middleware
+// stack: every attempt of every request (retries included), the items
+// that came back, and the capacity DynamoDB reports it consumed.
+type Stats struct {
+	mu       sync.Mutex
+	requests map[string]int
+	items    int
+	capacity float64
+}
+
+// NewStats returns empty counters.
+func NewStats() *Stats { return &Stats{requests: map[string]int{}} }
+
+type statsKey struct{}
+
+// WithStats returns a context whose statements count into s.
+func WithStats(ctx context.Context, s *Stats) context.Context {
+	return context.WithValue(ctx, statsKey{}, s)
+}
+
+// StatsFrom returns the counters a context carries, or nil.
+func StatsFrom(ctx context.Context) *Stats {
+	s, _ := ctx.Value(statsKey{}).(*Stats)
+	return s
+}
+
+// attach adds the counting middleware to one request.
+func (s *Stats) attach(o *dynamodb.Options) {
+	o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+		return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("dynosqlStats",
+			func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+				s.count(middleware.GetOperationName(ctx))
+				return next.HandleFinalize(ctx, in)
+			}), middleware.After)
+	}, func(stack *middleware.Stack) error {
+		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("dynosqlStatsResult",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				out, md, err := next.HandleInitialize(ctx, in)
+				if err == nil {
+					s.result(out.Result)
+				}
+				return out, md, err
+			}), middleware.Before)
+	})
+}
+
+func (s *Stats) count(op string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests[op]++
+}
+
+// result adds the items and consumed capacity of a response.
+func (s *Stats) result(out any) {
+	var items int
+	var cc []types.ConsumedCapacity
+	switch o := out.(type) {
+	case *dynamodb.GetItemOutput:
+		if o.Item != nil {
+			items = 1
+		}
+		cc = one(o.ConsumedCapacity)
+	case *dynamodb.QueryOutput:
+		items, cc = int(o.Count), one(o.ConsumedCapacity)
+	case *dynamodb.BatchGetItemOutput:
+		for _, r := range o.Responses {
+			items += len(r)
+		}
+		cc = o.ConsumedCapacity
+	case *dynamodb.PutItemOutput:
+		cc = one(o.ConsumedCapacity)
+	case *dynamodb.UpdateItemOutput:
+		cc = one(o.ConsumedCapacity)
+	case *dynamodb.DeleteItemOutput:
+		cc = one(o.ConsumedCapacity)
+	case *dynamodb.TransactWriteItemsOutput:
+		cc = o.ConsumedCapacity
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.items += items
+	for _, c := range cc {
+		if c.CapacityUnits != nil {
+			s.capacity += *c.CapacityUnits
+		}
+	}
+}
+
+func one(c *types.ConsumedCapacity) []types.ConsumedCapacity {
+	if c == nil {
+		return nil
+	}
+	return []types.ConsumedCapacity{*c}
+}
+
+// Snapshot is a copy of the counters.
+type Snapshot struct {
+	Requests map[string]int `json:"requests"` // attempts by operation name
+	Items    int            `json:"items"`    // items returned
+	Capacity float64        `json:"capacity"` // capacity units consumed, as DynamoDB reports them
+}
+
+// Snapshot returns the counters so far.
+func (s *Stats) Snapshot() Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := make(map[string]int, len(s.requests))
+	for k, v := range s.requests {
+		req[k] = v
+	}
+	return Snapshot{Requests: req, Items: s.items, Capacity: s.capacity}
+}
+
+// Total returns the number of requests sent.
+func (sn Snapshot) Total() int {
+	n := 0
+	for _, v := range sn.Requests {
+		n += v
+	}
+	return n
+}
+
+// Ops returns the operation names in order.
+func (sn Snapshot) Ops() []string {
+	ops := make([]string, 0, len(sn.Requests))
+	for k := range sn.Requests {
+		ops = append(ops, k)
+	}
+	sort.Strings(ops)
+	return ops
+}

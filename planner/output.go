@@ -1,0 +1,226 @@
+package planner
+
+import (
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// output is the part of a SELECT that works on joined rows: the select
+// list, grouping, DISTINCT, ORDER BY and LIMIT.
+type output struct {
+	exprs    []parser.Expr // visible columns, then hidden sort keys
+	names    []string
+	visible  int
+	agg      bool
+	group    []parser.Expr
+	having   parser.Expr
+	distinct bool
+	sort     []SortKey
+	limit    int64 // -1 for none
+	offset   int64
+}
+
+func (b *selectBuilder) output(args []value.Value) (*output, error) {
+	sel, sc := b.sel, b.sc
+	o := &output{distinct: sel.Distinct, limit: -1}
+	for _, c := range sel.Columns {
+		if c.Star {
+			for _, sl := range sc.slots {
+				if c.Table != "" && c.Table != sl.Alias {
+					continue
+				}
+				for _, col := range sl.Entity.ColumnNames() {
+					o.exprs = append(o.exprs, &parser.Column{Table: sl.Alias, Name: col, Pos: -1})
+					o.names = append(o.names, col)
+				}
+			}
+			if _, ok := sc.byAlias[c.Table]; c.Table != "" && !ok {
+				return nil, errs.New(errs.Invalid, "unknown table or alias %s in %s.*", c.Table, c.Table)
+			}
+			continue
+		}
+		e, err := sc.resolve(c.Expr, args)
+		if err != nil {
+			return nil, err
+		}
+		o.exprs = append(o.exprs, e)
+		switch {
+		case c.Alias != "":
+			o.names = append(o.names, c.Alias)
+		case isColumn(e):
+			o.names = append(o.names, e.(*parser.Column).Name)
+		default:
+			o.names = append(o.names, c.Text)
+		}
+	}
+	o.visible = len(o.exprs)
+	for _, g := range sel.GroupBy {
+		e, err := b.orderTerm(o, g, args)
+		if err != nil {
+			return nil, err
+		}
+		o.group = append(o.group, e)
+	}
+	having, err := sc.resolve(sel.Having, args)
+	if err != nil {
+		return nil, err
+	}
+	o.having = having
+	o.agg = len(o.group) > 0 || hasAggregate(having)
+	for _, e := range o.exprs {
+		o.agg = o.agg || hasAggregate(e)
+	}
+	for _, item := range sel.OrderBy {
+		e, err := b.orderTerm(o, item.Expr, args)
+		if err != nil {
+			return nil, err
+		}
+		o.agg = o.agg || hasAggregate(e)
+		idx := -1
+		for i, x := range o.exprs {
+			if parser.Format(x) == parser.Format(e) {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			if o.distinct {
+				return nil, errs.New(errs.Invalid, "ORDER BY %s must appear in the select list when DISTINCT is used", parser.Format(e)).
+					WithHint("add it to the select list")
+			}
+			idx = len(o.exprs)
+			o.exprs = append(o.exprs, e)
+			o.names = append(o.names, parser.Format(e))
+		}
+		o.sort = append(o.sort, SortKey{Column: idx, Desc: item.Desc})
+	}
+	if o.agg {
+		for _, e := range append(o.exprs, having) {
+			if err := o.checkGrouped(e, sc.sql); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if o.limit, err = b.count(sel.Limit, "LIMIT", args); err != nil {
+		return nil, err
+	}
+	if sel.Offset != nil {
+		if o.offset, err = b.count(sel.Offset, "OFFSET", args); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+func isColumn(e parser.Expr) bool {
+	_, ok := e.(*parser.Column)
+	return ok
+}
+
+// orderTerm resolves an ORDER BY or GROUP BY term: a position in the
+// select list (1-based), an output alias, or an expression.
+func (b *selectBuilder) orderTerm(o *output, e parser.Expr, args []value.Value) (parser.Expr, error) {
+	if lit, ok := e.(*parser.Literal); ok {
+		if n, ok := lit.Value.(value.Number); ok {
+			r, _ := n.Rat()
+			if !r.IsInt() || r.Num().Int64() < 1 || r.Num().Int64() > int64(o.visible) {
+				return nil, errs.New(errs.Invalid, "position %s is not a column of the select list (1 to %d)", n, o.visible)
+			}
+			return o.exprs[r.Num().Int64()-1], nil
+		}
+	}
+	if c, ok := e.(*parser.Column); ok && c.Table == "" {
+		for i, col := range b.sel.Columns {
+			if col.Alias == c.Name && !col.Star {
+				return o.exprs[i], nil
+			}
+		}
+	}
+	return b.sc.resolve(e, args)
+}
+
+// checkGrouped refuses a column outside aggregates that is not grouped on:
+// SQL leaves its value undefined.
+func (o *output) checkGrouped(e parser.Expr, sql string) error {
+	if e == nil {
+		return nil
+	}
+	grouped := map[string]bool{}
+	for _, g := range o.group {
+		grouped[parser.Format(g)] = true
+	}
+	var err error
+	parser.Walk(e, func(x parser.Expr) bool {
+		if err != nil || grouped[parser.Format(x)] {
+			return false
+		}
+		switch x := x.(type) {
+		case *parser.Func:
+			return false
+		case *parser.Column:
+			err = errs.New(errs.Invalid, "column %s.%s must appear in GROUP BY or inside an aggregate function", x.Table, x.Name).
+				At(sql, x.Pos)
+		}
+		return true
+	})
+	return err
+}
+
+// count reads a LIMIT or OFFSET value: a non-negative whole number.
+func (b *selectBuilder) count(e parser.Expr, what string, args []value.Value) (int64, error) {
+	if e == nil {
+		return -1, nil
+	}
+	r, err := b.sc.resolve(e, args)
+	if err != nil {
+		return 0, err
+	}
+	if lit, ok := r.(*parser.Literal); ok {
+		if n, ok := lit.Value.(value.Number); ok {
+			if q, ok := n.Rat(); ok && q.IsInt() && q.Sign() >= 0 && q.Num().IsInt64() {
+				return q.Num().Int64(), nil
+			}
+		}
+	}
+	return 0, errs.New(errs.Invalid, "%s takes a whole number of rows, not %s", what, parser.Format(r))
+}
+
+// needed lists, per slot, the columns the statement reads: in the output,
+// grouping, and conditions.
+func (o *output) needed(sc *scope, conds []parser.Expr) []map[string]bool {
+	need := make([]map[string]bool, len(sc.slots))
+	for i := range need {
+		need[i] = map[string]bool{}
+	}
+	all := append(append(append([]parser.Expr{}, o.exprs...), o.group...), conds...)
+	all = append(all, o.having)
+	for _, e := range all {
+		for _, c := range columnsOf(e) {
+			need[sc.slotOf(c)][c.Name] = true
+		}
+	}
+	return need
+}
+
+// build stacks the output steps on the reads.
+func (o *output) build(root Node) Node {
+	if o.agg {
+		root = &Aggregate{Input: root, Group: o.group, Exprs: o.exprs, Names: o.names, Having: o.having}
+	} else {
+		root = &Project{Input: root, Exprs: o.exprs, Names: o.names}
+	}
+	if o.distinct {
+		root = &Distinct{Input: root}
+	}
+	if len(o.sort) > 0 {
+		root = &Sort{Input: root, Keys: o.sort, Names: o.names}
+	}
+	if o.limit >= 0 || o.offset > 0 {
+		root = &Limit{Input: root, Offset: o.offset, Count: o.limit}
+	}
+	if len(o.exprs) > o.visible {
+		root = &Trim{Input: root, N: o.visible}
+	}
+	return root
+}

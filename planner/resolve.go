@@ -1,0 +1,190 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// scope is the table references a statement can name.
+type scope struct {
+	sql     string
+	m       *mapping.Mapping
+	slots   []Slot
+	byAlias map[string]int
+}
+
+func newScope(sql string, m *mapping.Mapping) *scope {
+	return &scope{sql: sql, m: m, byAlias: map[string]int{}}
+}
+
+// add binds alias to the entity called name.
+func (s *scope) add(name, alias string, pos int) error {
+	e, err := s.m.Entity(name)
+	if err != nil {
+		return errs.As(err).At(s.sql, pos)
+	}
+	if alias == "" {
+		alias = name
+	}
+	if _, dup := s.byAlias[alias]; dup {
+		return errs.New(errs.Invalid, "table alias %s is used twice", alias).At(s.sql, pos).
+			WithHint("give each table reference its own alias")
+	}
+	s.byAlias[alias] = len(s.slots)
+	s.slots = append(s.slots, Slot{Alias: alias, Entity: e})
+	return nil
+}
+
+// resolve returns e with every column qualified by its slot's alias,
+// placeholders replaced by args, and literals checked against the types
+// of the columns they meet.
+func (s *scope) resolve(e parser.Expr, args []value.Value) (parser.Expr, error) {
+	out, err := rewrite(e, func(x parser.Expr) (parser.Expr, error) {
+		switch x := x.(type) {
+		case *parser.Column:
+			return s.column(x)
+		case *parser.Placeholder:
+			if x.Index >= len(args) {
+				return nil, errs.New(errs.Invalid, "the statement has a placeholder ?%d but only %d argument(s) were given", x.Index+1, len(args)).
+					WithHint("pass one argument for each ?")
+			}
+			return &parser.Literal{Value: args[x.Index]}, nil
+		}
+		return x, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, s.checkTypes(out)
+}
+
+func (s *scope) column(c *parser.Column) (*parser.Column, error) {
+	if c.Table != "" {
+		i, ok := s.byAlias[c.Table]
+		if !ok {
+			err := errs.New(errs.Invalid, "unknown table or alias %s in %s.%s", c.Table, c.Table, c.Name)
+			if near := errs.Nearest(c.Table, s.aliases()); near != "" {
+				err.Message += "; did you mean " + near + "?"
+			}
+			return nil, err.At(s.sql, c.Pos)
+		}
+		if _, err := s.slots[i].Entity.Column(c.Name); err != nil {
+			return nil, errs.As(err).At(s.sql, c.Pos)
+		}
+		return &parser.Column{Table: c.Table, Name: c.Name, Pos: c.Pos}, nil
+	}
+	var found []int
+	for i, sl := range s.slots {
+		if _, ok := sl.Entity.Columns[c.Name]; ok {
+			found = append(found, i)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return &parser.Column{Table: s.slots[found[0]].Alias, Name: c.Name, Pos: c.Pos}, nil
+	case 0:
+		var all []string
+		for _, sl := range s.slots {
+			all = append(all, sl.Entity.ColumnNames()...)
+		}
+		err := errs.New(errs.Invalid, "unknown column %s", c.Name)
+		if len(s.slots) == 1 {
+			err.Message += " in " + s.slots[0].Entity.Name
+		}
+		if near := errs.Nearest(c.Name, all); near != "" {
+			err.Message += "; did you mean " + near + "?"
+		}
+		return nil, err.At(s.sql, c.Pos)
+	}
+	var names []string
+	for _, i := range found {
+		names = append(names, s.slots[i].Alias+"."+c.Name)
+	}
+	return nil, errs.New(errs.Invalid, "column %s is ambiguous: it could be %s", c.Name, strings.Join(names, " or ")).
+		At(s.sql, c.Pos).WithHint("qualify it with its table alias")
+}
+
+func (s *scope) aliases() []string {
+	var out []string
+	for _, sl := range s.slots {
+		out = append(out, sl.Alias)
+	}
+	return out
+}
+
+// typeOf returns the declared type of a resolved column.
+func (s *scope) typeOf(c *parser.Column) string {
+	return s.slots[s.byAlias[c.Table]].Entity.Columns[c.Name]
+}
+
+// checkTypes refuses comparisons of a column with a literal of another
+// type: DynamoDB would silently match nothing, and a key rendered from
+// the wrong type would read the wrong item.
+func (s *scope) checkTypes(e parser.Expr) error {
+	var err error
+	check := func(a, b parser.Expr) {
+		c, ok := a.(*parser.Column)
+		lit, ok2 := b.(*parser.Literal)
+		if !ok || !ok2 || lit.Value == nil || err != nil {
+			return
+		}
+		typ, got := s.typeOf(c), value.TypeName(lit.Value)
+		if typ == got || (typ != "S" && typ != "N" && typ != "BOOL") {
+			return
+		}
+		err = errs.New(errs.Invalid, "column %s.%s is %s but is compared with %s %s", c.Table, c.Name, typeWord[typ], typeWord[got], parser.Format(lit)).
+			At(s.sql, c.Pos).WithHint("%s", typeHint(typ))
+	}
+	parser.Walk(e, func(x parser.Expr) bool {
+		switch x := x.(type) {
+		case *parser.Compare:
+			check(x.L, x.R)
+			check(x.R, x.L)
+		case *parser.In:
+			for _, v := range x.List {
+				check(x.Expr, v)
+			}
+		case *parser.Between:
+			check(x.Expr, x.Lo)
+			check(x.Expr, x.Hi)
+		case *parser.Like:
+			check(x.Expr, x.Pattern)
+		}
+		return err == nil
+	})
+	return err
+}
+
+var typeWord = map[string]string{"S": "a string (S)", "N": "a number (N)", "BOOL": "a boolean (BOOL)",
+	"L": "a list (L)", "M": "a map (M)", "SS": "a string set (SS)", "NS": "a number set (NS)", "NULL": "NULL"}
+
+func typeHint(typ string) string {
+	switch typ {
+	case "S":
+		return "quote the value: 'text'"
+	case "N":
+		return "write the number without quotes"
+	}
+	return "write TRUE or FALSE"
+}
+
+// slotOf returns the slot index of a resolved column.
+func (s *scope) slotOf(c *parser.Column) int { return s.byAlias[c.Table] }
+
+// slotsOf returns the set of slots e refers to.
+func (s *scope) slotsOf(e parser.Expr) map[int]bool {
+	set := map[int]bool{}
+	for _, c := range columnsOf(e) {
+		set[s.slotOf(c)] = true
+	}
+	return set
+}
+
+func (s *scope) errAt(pos int, kind errs.Kind, format string, args ...any) *errs.Error {
+	return errs.New(kind, "%s", fmt.Sprintf(format, args...)).At(s.sql, pos)
+}
