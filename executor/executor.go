@@ -121,3 +121,18 @@ type run struct {
 func internal(format string, args ...any) error {
 	return errs.New(errs.Internal, format, args...)
 }
+
+// Result is what a write statement did.
+type Result struct {
+	Affected int64 // rows inserted, updated or deleted
+	// CopiesUpdated and CopiesSkipped count the denormalized copies a
+	// fan-out rewrote, and those it left because they no longer held the
+	// old value.
+	CopiesUpdated int64
+	CopiesSkipped int64
+}
+
+// Exec runs a write plan.
+func (ex *Executor) Exec(ctx context.Context, p *planner.Plan) (*Result, error) {
+	return nil, errs.New(errs.Unsupported, "writes are not supported yet")
+}

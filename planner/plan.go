@@ -24,6 +24,9 @@ type Plan struct {
 	// Explain is true for EXPLAIN: the executor prints the plan and sends
 	// nothing.
 	Explain bool
+	// Writes is true for INSERT, UPDATE, DELETE and REPAIR COPIES, which
+	// the executor runs with Exec rather than Query.
+	Writes bool
 }
 
 // Slot is one table reference of a statement: an alias bound to an entity.

@@ -324,3 +324,84 @@ func Literal(v Value) string {
 	}
 	return Text(v)
 }
+
+// FromGo converts a Go value passed as a statement argument: strings,
+// integers, floats, bools, nil, json.Number, []string (a string set),
+// []any and map[string]any (lists and maps), or a Value itself.
+func FromGo(a any) (Value, error) {
+	switch x := a.(type) {
+	case nil, string, bool, Number, StringSet, NumberSet:
+		return x, nil
+	case int:
+		return Number(strconv.FormatInt(int64(x), 10)), nil
+	case int8, int16, int32, int64:
+		return Number(fmt.Sprint(x)), nil
+	case uint, uint8, uint16, uint32, uint64:
+		return Number(fmt.Sprint(x)), nil
+	case float32:
+		return Number(strconv.FormatFloat(float64(x), 'g', -1, 32)), nil
+	case float64:
+		return Number(strconv.FormatFloat(x, 'g', -1, 64)), nil
+	case json.Number:
+		if n, ok := ParseNumber(string(x)); ok {
+			return n, nil
+		}
+		return nil, fmt.Errorf("%q is not a number", string(x))
+	case []string:
+		return StringSet(slices.Clone(x)), nil
+	case []any:
+		l := make([]Value, len(x))
+		for i, e := range x {
+			v, err := FromGo(e)
+			if err != nil {
+				return nil, err
+			}
+			l[i] = v
+		}
+		return l, nil
+	case map[string]any:
+		m := make(map[string]Value, len(x))
+		for k, e := range x {
+			v, err := FromGo(e)
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("cannot use a %T as a DynamoDB value", a)
+}
+
+// ToGo converts v to plain Go: string, int64 (whole numbers that fit),
+// float64, bool, nil, []any, map[string]any, []string.
+func ToGo(v Value) any {
+	switch x := v.(type) {
+	case Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		return x.Float()
+	case []Value:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = ToGo(e)
+		}
+		return l
+	case map[string]Value:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = ToGo(e)
+		}
+		return m
+	case StringSet:
+		return []string(x)
+	case NumberSet:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = ToGo(e)
+		}
+		return l
+	}
+	return v
+}

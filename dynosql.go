@@ -1,0 +1,231 @@
+// Package dynosql runs SQL against a DynamoDB single-table design. A
+// mapping file describes the logical tables (entities) stored in one
+// DynamoDB table; dynosql turns each statement into the key-based requests
+// an expert would write (GetItem, Query, BatchGetItem, conditional writes,
+// TransactWriteItems), stitches joins on the client, and refuses any
+// statement that would need a Scan before sending anything.
+//
+// Open a DB with a mapping and an aws-sdk-go-v2 DynamoDB client:
+//
+//	m, err := mapping.Load("mapping.yaml")
+//	db, err := dynosql.Open(ctx, m, dynamodb.NewFromConfig(cfg))
+//	rows, err := db.Query(ctx, "SELECT name FROM students WHERE id = ?", "a91")
+//
+// The package github.com/dynosql/dynosql/driver offers the same through
+// database/sql.
+package dynosql
+
+import (
+	"context"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynosql/dynosql/executor"
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
+)
+
+// Client is the part of the DynamoDB API dynosql uses; *dynamodb.Client
+// satisfies it. It has no Scan.
+type Client = executor.Client
+
+// DB runs statements against one table through one mapping. It is safe
+// for concurrent use by many goroutines.
+type DB struct {
+	m        *mapping.Mapping
+	planner  *planner.Planner
+	exec     *executor.Executor
+	closers  []func() error
+	endpoint string // the embedded backend's URL, if the DB started one
+}
+
+type config struct {
+	consistent  bool
+	concurrency int
+	hooks       []func(*dynamodb.Options)
+	checkTable  bool
+}
+
+// Option configures Open.
+type Option func(*config)
+
+// WithConsistentReads asks for strongly consistent reads wherever DynamoDB
+// allows them (never on a global secondary index).
+func WithConsistentReads(on bool) Option { return func(c *config) { c.consistent = on } }
+
+// WithConcurrency bounds the requests one statement has in flight at once
+// (default 8).
+func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = n } }
+
+// WithRequestHook adds fn to the options of every request dynosql sends:
+// the SDK's own way to add middleware (tracing, counting, retries).
+func WithRequestHook(fn func(*dynamodb.Options)) Option {
+	return func(c *config) { c.hooks = append(c.hooks, fn) }
+}
+
+// WithoutTableCheck skips the DescribeTable call that Open makes to check
+// the mapping against the table (for tools that create the table later).
+func WithoutTableCheck() Option { return func(c *config) { c.checkTable = false } }
+
+// Open returns a DB for mapping m over client. Unless WithoutTableCheck is
+// given, it checks the mapping against DescribeTable (key names, index
+// names and keys) and learns each index's projection.
+func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option) (*DB, error) {
+	c := config{checkTable: true}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.checkTable {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
+		if err != nil {
+			e := errs.As(describeError(m, err))
+			return nil, e
+		}
+		if err := m.CheckTable(out.Table); err != nil {
+			return nil, err
+		}
+	}
+	return &DB{
+		m:       m,
+		planner: planner.New(m, planner.Options{Consistent: c.consistent}),
+		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: c.hooks}),
+	}, nil
+}
+
+// OpenFile loads the mapping at path and opens a DB with it.
+func OpenFile(ctx context.Context, path string, client Client, opts ...Option) (*DB, error) {
+	m, err := mapping.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return Open(ctx, m, client, opts...)
+}
+
+// Mapping returns the DB's mapping.
+func (db *DB) Mapping() *mapping.Mapping { return db.m }
+
+// Close releases what the DB started (the embedded backend of OpenDemo
+// and OpenEmbedded). A DB over a caller's client has nothing to release.
+func (db *DB) Close() error {
+	var first error
+	for _, c := range db.closers {
+		if err := c(); err != nil && first == nil {
+			first = err
+		}
+	}
+	db.closers = nil
+	return first
+}
+
+// Explain plans sql without sending anything and returns the plan; its
+// String method draws the tree EXPLAIN prints.
+func (db *DB) Explain(sql string, args ...any) (*planner.Plan, error) {
+	stmt, err := parser.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	if ex, ok := stmt.(*parser.Explain); ok {
+		stmt = ex.Statement
+	}
+	return db.plan(sql, stmt, args)
+}
+
+// Prepare parses and plans sql with args, for Query or Exec.
+func (db *DB) prepare(sql string, args []any) (*planner.Plan, error) {
+	stmt, err := parser.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	return db.plan(sql, stmt, args)
+}
+
+func (db *DB) plan(sql string, stmt parser.Statement, args []any) (*planner.Plan, error) {
+	vals, err := values(args)
+	if err != nil {
+		return nil, err
+	}
+	return db.planner.Plan(sql, stmt, vals)
+}
+
+// Query runs a statement that returns rows: SELECT, EXPLAIN, or CHECK
+// COPIES. Rows are read from DynamoDB as Next asks for them. args fill
+// the statement's ? placeholders in order, as DynamoDB values.
+func (db *DB) Query(ctx context.Context, sql string, args ...any) (*Rows, error) {
+	p, err := db.prepare(sql, args)
+	if err != nil {
+		return nil, err
+	}
+	return db.QueryPlan(ctx, p)
+}
+
+// QueryPlan runs a plan from Explain (or any read plan) and returns its rows.
+func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
+	if p.Explain {
+		return explainRows(p), nil
+	}
+	if p.Writes {
+		return nil, errs.New(errs.Invalid, "this statement writes and returns no rows").WithHint("use Exec")
+	}
+	r, err := db.exec.Query(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return &Rows{src: r, columns: r.Columns()}, nil
+}
+
+// Result is what a write did.
+type Result struct {
+	RowsAffected int64
+	// CopiesUpdated and CopiesSkipped count, for an UPDATE of a value that
+	// other items copy, the copies rewritten and the copies left because
+	// they no longer held the old value.
+	CopiesUpdated int64
+	CopiesSkipped int64
+}
+
+// Exec runs a statement that writes: INSERT, UPDATE, DELETE or REPAIR
+// COPIES.
+func (db *DB) Exec(ctx context.Context, sql string, args ...any) (Result, error) {
+	p, err := db.prepare(sql, args)
+	if err != nil {
+		return Result{}, err
+	}
+	return db.ExecPlan(ctx, p)
+}
+
+// ExecPlan runs a write plan.
+func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
+	if p.Explain || !p.Writes {
+		return Result{}, errs.New(errs.Invalid, "this statement returns rows").WithHint("use Query")
+	}
+	r, err := db.exec.Exec(ctx, p)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{RowsAffected: r.Affected, CopiesUpdated: r.CopiesUpdated, CopiesSkipped: r.CopiesSkipped}, nil
+}
+
+func describeError(m *mapping.Mapping, err error) error {
+	e := errs.New(errs.Backend, "cannot describe table %s: %v", m.Table, err).Wrap(err)
+	return e.WithHint("check the endpoint, region and credentials, or create the table (dynosql --create-table)")
+}
+
+// values converts Go arguments to DynamoDB values.
+func values(args []any) ([]value.Value, error) {
+	out := make([]value.Value, len(args))
+	for i, a := range args {
+		v, err := value.FromGo(a)
+		if err != nil {
+			return nil, errs.New(errs.Invalid, "argument %d: %v", i+1, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,173 @@
+package dynosql
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dynosql/dynosql/executor"
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/planner"
+)
+
+// Rows is the result of a query, read as Next asks for it, like
+// database/sql's Rows. Close it when done early: that stops the requests
+// still in flight.
+type Rows struct {
+	src     *executor.Rows
+	columns []string
+	fixed   [][]value.Value // rows known in advance (EXPLAIN)
+	row     []value.Value
+	err     error
+}
+
+func explainRows(p *planner.Plan) *Rows {
+	r := &Rows{columns: []string{"plan"}}
+	for _, line := range strings.Split(strings.TrimRight(p.String(), "\n"), "\n") {
+		r.fixed = append(r.fixed, []value.Value{line})
+	}
+	return r
+}
+
+// Columns returns the names of the output columns.
+func (r *Rows) Columns() []string { return r.columns }
+
+// Next prepares the next row for Scan, returning false at the end or on
+// an error (see Err).
+func (r *Rows) Next() bool {
+	if r.src == nil {
+		if len(r.fixed) == 0 {
+			return false
+		}
+		r.row, r.fixed = r.fixed[0], r.fixed[1:]
+		return true
+	}
+	if !r.src.Next() {
+		r.err = r.src.Err()
+		return false
+	}
+	r.row = r.src.Row()
+	return true
+}
+
+// Err returns the error that stopped Next, if any.
+func (r *Rows) Err() error { return r.err }
+
+// Close stops the query. It is safe to call more than once.
+func (r *Rows) Close() error {
+	if r.src != nil {
+		return r.src.Close()
+	}
+	return nil
+}
+
+// Values returns the current row as plain Go values: string, int64 or
+// float64 for numbers, bool, nil for NULL, []any for lists, map[string]any
+// for maps, []string for string sets.
+func (r *Rows) Values() []any {
+	out := make([]any, len(r.row))
+	for i, v := range r.row {
+		out[i] = value.ToGo(v)
+	}
+	return out
+}
+
+// RawValues returns the current row in dynosql's own value model, for the
+// packages of this module that print values exactly (numbers keep their
+// decimal text).
+func (r *Rows) RawValues() []value.Value { return r.row }
+
+// Scan copies the current row into dest, one pointer per column:
+// *string, *int64, *int, *float64, *bool, *[]byte (JSON of lists and
+// maps), *any, or any sql.Scanner such as *sql.NullString.
+func (r *Rows) Scan(dest ...any) error {
+	if r.row == nil {
+		return errs.New(errs.Invalid, "Scan called without a row").WithHint("call Next first")
+	}
+	if len(dest) != len(r.row) {
+		return errs.New(errs.Invalid, "Scan got %d destinations for %d columns", len(dest), len(r.row))
+	}
+	for i, d := range dest {
+		if err := scanOne(d, r.row[i]); err != nil {
+			return errs.New(errs.Invalid, "column %d (%s): %v", i+1, r.columns[i], err)
+		}
+	}
+	return nil
+}
+
+func scanOne(dest any, v value.Value) error {
+	if s, ok := dest.(sql.Scanner); ok {
+		return s.Scan(DriverValue(v))
+	}
+	if v == nil {
+		switch d := dest.(type) {
+		case *any:
+			*d = nil
+			return nil
+		case *[]byte:
+			*d = nil
+			return nil
+		}
+		return fmt.Errorf("NULL cannot be stored in %T; use *any or a sql.Null type", dest)
+	}
+	switch d := dest.(type) {
+	case *any:
+		*d = value.ToGo(v)
+	case *string:
+		*d = value.Text(v)
+	case *[]byte:
+		b, err := json.Marshal(value.JSON(v))
+		if s, ok := v.(string); ok {
+			b = []byte(s)
+		}
+		*d = b
+		return err
+	case *bool:
+		b, ok := v.(bool)
+		if !ok {
+			return fmt.Errorf("%s is not a boolean", value.Literal(v))
+		}
+		*d = b
+	case *int64, *int, *float64:
+		n, ok := v.(value.Number)
+		if !ok {
+			return fmt.Errorf("%s is not a number", value.Literal(v))
+		}
+		switch d := d.(type) {
+		case *float64:
+			*d = n.Float()
+		case *int64:
+			i, err := strconv.ParseInt(string(n), 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s is not a whole number that fits in int64", n)
+			}
+			*d = i
+		case *int:
+			i, err := strconv.Atoi(string(n))
+			if err != nil {
+				return fmt.Errorf("%s is not a whole number that fits in int", n)
+			}
+			*d = i
+		}
+	default:
+		return fmt.Errorf("cannot scan into %T", dest)
+	}
+	return nil
+}
+
+// DriverValue converts a value to what database/sql drivers return:
+// int64 or float64 for numbers, string, bool, nil, and JSON text for
+// lists, maps and sets.
+func DriverValue(v value.Value) any {
+	switch x := v.(type) {
+	case nil, string, bool:
+		return x
+	case value.Number:
+		return value.ToGo(x)
+	}
+	b, _ := json.Marshal(value.JSON(v))
+	return string(b)
+}
