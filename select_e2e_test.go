@@ -46,4 +46,3 @@ func TestSelectsAgreeWithSQLite(t *testing.T) {
 		})
 	}
 }
-
