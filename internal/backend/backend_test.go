@@ -75,7 +75,7 @@ func loadSchool(t *testing.T, c *dynamodb.Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	begin := time.Now()
 	n, err := backend.Load(ctx, c, m, f)
 	if err != nil {
@@ -122,7 +122,7 @@ func TestReadDatasetNamesTheLineAndColumnOfABadValue(t *testing.T) {
 	m := loadMapping(t, "school")
 	cases := []struct{ name, data, want string }{
 		{"a string in a number column", `{"entity":"students","row":{"id":"x1","year":"two"}}`, `line 1: column students.year (N)`},
-		{"an unknown column", "\n" + `{"entity":"students","row":{"id":"x1","nmae":"A"}}`, `line 2: students has no column nmae; did you mean name?`},
+		{"an unknown column", "\n" + `{"entity":"students","row":{"id":"x1","nam":"A"}}`, `line 2: students has no column nam; did you mean name?`},
 		{"an unknown entity", `{"entity":"studnets","row":{"id":"x1"}}`, `line 1: unknown table studnets; did you mean students?`},
 		{"a line that is not JSON", `{"entity":`, `line 1: not a {"entity"`},
 	}

@@ -44,7 +44,7 @@ func ReadDataset(r io.Reader, m *mapping.Mapping) ([]DatasetRow, error) {
 		}
 		row, err := parseLine(text, m)
 		if err != nil {
-			return nil, errs.New(errs.Invalid, "dataset line %d: %s", line, err.Error())
+			return nil, errs.New(errs.Invalid, "dataset line %d: %s", line, err.Error()).Wrap(err)
 		}
 		row.Line = line
 		rows = append(rows, row)
@@ -64,7 +64,7 @@ func parseLine(text []byte, m *mapping.Mapping) (DatasetRow, error) {
 	dec.UseNumber()
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
-		return DatasetRow{}, fmt.Errorf(`not a {"entity": ..., "row": {...}} object: %v`, err)
+		return DatasetRow{}, fmt.Errorf(`not a {"entity": ..., "row": {...}} object: %w`, err)
 	}
 	if raw.Entity == "" {
 		return DatasetRow{}, fmt.Errorf(`missing "entity"`)
@@ -85,7 +85,7 @@ func parseLine(text []byte, m *mapping.Mapping) (DatasetRow, error) {
 		}
 		v, err := convert(raw.Row[col], typ)
 		if err != nil {
-			return DatasetRow{}, fmt.Errorf("column %s.%s (%s): %v", e.Name, col, typ, err)
+			return DatasetRow{}, fmt.Errorf("column %s.%s (%s): %w", e.Name, col, typ, err)
 		}
 		if v != nil {
 			row[col] = v

@@ -15,7 +15,7 @@ func TestTheShippedDatasetsHoldWhatTheReadmeSays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }()
 		rows, err := backend.ReadDataset(f, loadMapping(t, name))
 		if err != nil {
 			t.Fatal(err)

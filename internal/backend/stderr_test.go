@@ -41,7 +41,11 @@ func TestTheEmbeddedBackendPrintsNothingOnStderrUnlessDebugging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
+	defer func() {
+		if err := e.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
 	for _, debug := range []bool{false, true} {
 		printed := stderrOf(t, func() {
 			c, err := backend.NewClient(t.Context(), backend.Options{Endpoint: e.URL(), Debug: debug})

@@ -233,7 +233,7 @@ func start() (*server, error) {
 	if err := s.waitReady(); err != nil {
 		_ = s.cmd.Process.Kill()
 		<-s.exited
-		return nil, fmt.Errorf("%v; its output:\n%s", err, s.output.String())
+		return nil, fmt.Errorf("%w; its output:\n%s", err, s.output.String())
 	}
 	return s, nil
 }
@@ -258,7 +258,7 @@ func (s *server) waitReady() error {
 		case <-s.exited:
 			return fmt.Errorf("DynamoDB Local exited before answering (%v)", s.cmd.ProcessState)
 		case <-ctx.Done():
-			return fmt.Errorf("DynamoDB Local did not answer within %v: %v", startTimeout, err)
+			return fmt.Errorf("DynamoDB Local did not answer within %v: %w", startTimeout, err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -272,8 +272,8 @@ func freePort() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	port := ln.Addr().(*net.TCPAddr).Port
+	return port, ln.Close()
 }
 
 // syncBuffer collects the process output written from exec's goroutines.

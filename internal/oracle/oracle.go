@@ -162,7 +162,7 @@ func (db *DB) Query(query string, args ...any) ([][]value.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }() // a read: Err below reports what matters
 	types, err := rows.ColumnTypes()
 	if err != nil {
 		return nil, err

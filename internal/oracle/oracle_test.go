@@ -23,7 +23,7 @@ func open(t *testing.T, name string) *oracle.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	rows, err := backend.ReadDataset(f, m)
 	if err != nil {
 		t.Fatal(err)
