@@ -10,7 +10,7 @@ type Statement interface{ statement() }
 type Select struct {
 	Distinct bool
 	Columns  []SelectColumn
-	From     []TableRef // in the order written; From[0].Join is JoinNone
+	From     []TableRef // in the order written; From[0].Join is JoinNone; empty without FROM
 	Where    Expr       // nil when absent
 	GroupBy  []Expr
 	Having   Expr
@@ -26,7 +26,11 @@ type SelectColumn struct {
 	Alias string
 	Star  bool
 	Table string // for t.*
-	Text  string // the expression as written, for the output column name
+	// Text is the expression as written, for the output column name: cut
+	// from the statement (COUNT(*) stays COUNT(*), spacing kept, alias
+	// left out), "*" or "t.*" for stars, or sqlparser's rendering when
+	// the text cannot be found.
+	Text string
 }
 
 // JoinKind says how a table joins the ones before it.
@@ -71,7 +75,7 @@ type Insert struct {
 // Update is UPDATE t SET ... WHERE ....
 type Update struct {
 	Table string
-	Alias string
+	Alias string // the table name itself when no alias is given
 	Set   []Assignment
 	Where Expr
 	Pos   int
@@ -86,7 +90,7 @@ type Assignment struct {
 // Delete is DELETE FROM t WHERE ....
 type Delete struct {
 	Table string
-	Alias string
+	Alias string // the table name itself when no alias is given
 	Where Expr
 	Pos   int
 }
@@ -132,7 +136,8 @@ type Literal struct {
 	Value value.Value
 }
 
-// Placeholder is a ? parameter; Index counts from 0 in order of appearance.
+// Placeholder is a ? parameter; Index counts from 0 in order of appearance
+// in the text (so LIMIT ?, ? gives the offset the lower index).
 type Placeholder struct {
 	Index int
 }
