@@ -17,7 +17,10 @@ type Read struct {
 func readList(rs []Read) []string {
 	s := make([]string, len(rs))
 	for i, r := range rs {
-		s[i] = r.Entity + " " + r.Alias
+		s[i] = r.Entity
+		if r.Alias != r.Entity {
+			s[i] += " " + r.Alias
+		}
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -202,6 +203,7 @@ func (b *selectBuilder) driver() (Node, error) {
 	// Only point reads from constants: every key in one batch.
 	bg := &BatchGet{Table: b.p.m.Table, Consistent: b.p.opts.Consistent}
 	for _, a := range points {
+		b.markExact(a)
 		bg.Lookups = append(bg.Lookups, &Lookup{Read: b.read(a.slot), Keys: a.keys})
 		b.placed[a.slot] = true
 	}
@@ -253,6 +255,9 @@ func (b *selectBuilder) readGroup(group []*access) (Node, error) {
 	q := &Query{Table: b.p.m.Table, Index: a.path.Index, PK: a.pk, SK: commonSortCond(group), Consistent: b.consistent(a.path)}
 	pj := &PartitionJoin{Input: q}
 	for _, g := range group {
+		// The one Query reads by partition (and by sort key only if all
+		// share it): only those parts of each read's key are exact.
+		b.markExact(&access{slot: g.slot, pk: g.pk, sk: q.SK})
 		q.Reads = append(q.Reads, b.read(g.slot))
 		b.placed[g.slot] = true
 		step := PartitionStep{Slot: g.slot, Alias: b.sc.slots[g.slot].Alias, Left: b.left[g.slot]}
@@ -307,6 +312,7 @@ func bestAccessOn(m *mapping.Mapping, sl Slot, slot int, path *mapping.AccessPat
 func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 	sl := b.sc.slots[a.slot]
 	rd := b.read(a.slot)
+	b.markExact(a)
 	var leaf Node
 	refetch := false
 	switch {
@@ -407,6 +413,7 @@ func (b *selectBuilder) lookupStep(outer Node) (Node, error) {
 		bg := &BatchGet{Table: b.p.m.Table, Consistent: b.p.opts.Consistent}
 		j := &Join{Outer: outer, Inner: bg}
 		for _, a := range points {
+			b.markExact(a)
 			bg.Lookups = append(bg.Lookups, &Lookup{Read: b.read(a.slot), Keys: a.keys})
 			j.Slots = append(j.Slots, a.slot)
 			b.placed[a.slot] = true
@@ -529,13 +536,17 @@ func (b *selectBuilder) project(reads []Read, path *mapping.AccessPath) []string
 	}
 	for _, r := range reads {
 		e := b.sc.slots[r.Slot].Entity
-		for attr := range e.Templates {
-			if ix == nil || attr == ix.PartitionKey || attr == ix.SortKey {
-				set[attr] = true
+		if ix != nil {
+			set[ix.PartitionKey] = true
+			if ix.SortKey != "" {
+				set[ix.SortKey] = true
 			}
 		}
 		for c := range b.needed[r.Slot] {
 			if e.IsKeyColumn(c) {
+				if attr := b.keyAttrFor(e, c, ix); attr != "" {
+					set[attr] = true
+				}
 				continue
 			}
 			if ix == nil || ix.Projection == "ALL" || (ix.Projection == "INCLUDE" && slices.Contains(ix.Include, c)) {
@@ -544,6 +555,25 @@ func (b *selectBuilder) project(reads []Read, path *mapping.AccessPath) []string
 		}
 	}
 	return setList(set)
+}
+
+// keyAttrFor returns "" when key column c can be parsed from the base
+// key (always read) or from the index keys being read, else the other key
+// attribute whose template holds it.
+func (b *selectBuilder) keyAttrFor(e *mapping.Entity, c string, ix *mapping.Index) string {
+	holds := func(attr string) bool {
+		t := e.Templates[attr]
+		return attr != "" && t != nil && slices.Contains(t.Columns(), c)
+	}
+	if holds(b.p.m.PartitionKey) || holds(b.p.m.SortKey) || (ix != nil && (holds(ix.PartitionKey) || holds(ix.SortKey))) {
+		return ""
+	}
+	for _, attr := range sortedCols(e.Templates) {
+		if holds(attr) && (ix == nil || ix.Projection == "ALL" || slices.Contains(ix.Include, attr)) {
+			return attr
+		}
+	}
+	return ""
 }
 
 func setList(set map[string]bool) []string {
@@ -870,3 +900,56 @@ func (c *classes) member(col *parser.Column, ok func(*parser.Column) bool) *pars
 }
 
 func (b *selectBuilder) String() string { return fmt.Sprintf("placed %v", b.placed) }
+
+// markExact marks as applied the WHERE conjuncts that the read's key
+// already guarantees: an equality or IN list on a key column whose values
+// the key was built from. Re-checking them would only clutter EXPLAIN.
+func (b *selectBuilder) markExact(a *access) {
+	if b.left[a.slot] {
+		return
+	}
+	vals := map[string]map[string]bool{} // key column → literal keys used
+	add := func(kv *KeyValue) {
+		for c, e := range kv.Bind {
+			if lit, ok := e.(*parser.Literal); ok {
+				if vals[c] == nil {
+					vals[c] = map[string]bool{}
+				}
+				vals[c][value.Key(lit.Value)] = true
+			}
+		}
+	}
+	for _, kv := range a.pk {
+		add(kv)
+	}
+	for _, k := range a.keys {
+		for _, kv := range k {
+			add(kv)
+		}
+	}
+	if a.sk != nil && !a.point {
+		for _, kv := range a.sk.Values {
+			add(kv)
+		}
+	}
+	alias := b.sc.slots[a.slot].Alias
+	same := func(col string, lits []parser.Expr) bool {
+		want := map[string]bool{}
+		for _, l := range lits {
+			want[value.Key(l.(*parser.Literal).Value)] = true
+		}
+		return len(vals[col]) > 0 && maps.Equal(vals[col], want)
+	}
+	for i, c := range b.pool {
+		if b.used[i] {
+			continue
+		}
+		if col, other, ok := equality(c, alias); ok {
+			if lit, isLit := other.(*parser.Literal); isLit && same(col, []parser.Expr{lit}) {
+				b.used[i] = true
+			}
+		} else if in, ok := inList(c, alias); ok && same(in.col, in.values) {
+			b.used[i] = true
+		}
+	}
+}

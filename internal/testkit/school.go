@@ -72,4 +72,9 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT s.name, c.title FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id WHERE c.id = 'cs101' AND e.grade = 'A' ORDER BY s.name, s.id"},
 	{SQL: "SELECT s.name FROM students s WHERE s.id = 'a91' AND s.year >= 2 AND s.email LIKE 'ann%'"},
 	{SQL: "SELECT COUNT(*), MAX(s.name) FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'cs101'"},
+	// Reads of one partition merged into one Query must still apply each
+	// table's own sort-key condition.
+	{SQL: "SELECT s.name, e.grade FROM students s JOIN enrollments e ON e.student_id = s.id WHERE s.id = 'a91' AND e.course_id = 'math204'"},
+	{SQL: "SELECT s.name, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.course_id > 'hist' WHERE s.id = 'a91'"},
+	{SQL: "SELECT s.name, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.grade = 'Z' WHERE s.id IN ('a91', 'k42')"},
 }
