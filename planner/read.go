@@ -177,6 +177,10 @@ type Join struct {
 
 // Describe implements Node.
 func (j *Join) Describe() (string, []string, []Node) {
+	if bg, ok := j.Inner.(*BatchGet); ok && len(bg.Lookups) == 1 && bg.Lookups[0].Refetch {
+		r := bg.Lookups[0].Read
+		return "fetch-base-items " + r.Alias + " (the index does not project every needed column)", nil, []Node{j.Outer, j.Inner}
+	}
 	title := "lookup-join"
 	if j.Left {
 		title = "left-lookup-join"

@@ -120,7 +120,7 @@ type Trim struct {
 
 // Describe implements Node.
 func (t *Trim) Describe() (string, []string, []Node) {
-	return fmt.Sprintf("trim to %d columns", t.N), nil, []Node{t.Input}
+	return fmt.Sprintf("keep the first %d column(s)", t.N), nil, []Node{t.Input}
 }
 
 var (

@@ -1,0 +1,132 @@
+package planner_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
+)
+
+// TestPlanSelect runs the golden files testdata/plan/select_*.txt.
+// Command: plan [mapping=school|blog] [projection=KEYS_ONLY|INCLUDE]
+// [consistent] [args=a,b]: the statement's plan tree, or the error with
+// its caret and hint. Regenerate with go test ./planner -rewrite and
+// review the diff by hand.
+func TestPlanSelect(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/plan/select_*.txt")
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	for _, path := range files {
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			if d.Cmd != "plan" {
+				t.Fatalf("%s: unknown command %s", d.Pos, d.Cmd)
+			}
+			return planText(t, d)
+		})
+	}
+}
+
+func planText(t testing.TB, d *datadriven.TestData) string {
+	p, args := plannerFor(t, d)
+	stmt, err := parser.Parse(d.Input)
+	if err == nil {
+		var plan *planner.Plan
+		if plan, err = p.Plan(d.Input, stmt, args); err == nil {
+			return plan.String()
+		}
+	}
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%s: error %T is not an *errs.Error: %v", d.Pos, err, err)
+	}
+	return "error: " + e.Error() + "\n" + e.Detail()
+}
+
+// plannerFor builds the planner a test case asks for.
+func plannerFor(t testing.TB, d *datadriven.TestData) (*planner.Planner, []value.Value) {
+	name, projection, consistent := "school", "", false
+	var args []value.Value
+	for _, a := range d.CmdArgs {
+		switch a.Key {
+		case "mapping":
+			name = a.Vals[0]
+		case "projection":
+			projection = a.Vals[0]
+		case "consistent":
+			consistent = true
+		case "args":
+			for _, v := range a.Vals {
+				if n, ok := value.ParseNumber(v); ok {
+					args = append(args, n)
+				} else {
+					args = append(args, v)
+				}
+			}
+		default:
+			t.Fatalf("%s: unknown argument %s", d.Pos, a.Key)
+		}
+	}
+	m := loadMapping(t, name)
+	if projection != "" {
+		m.Indexes["GSI1"].Projection = projection
+		if projection == "INCLUDE" {
+			m.Indexes["GSI1"].Include = []string{"grade"}
+		}
+	}
+	return planner.New(m, planner.Options{Consistent: consistent}), args
+}
+
+func loadMapping(t testing.TB, name string) *mapping.Mapping {
+	m, err := mapping.Load(filepath.Join("..", "testdata", name, "mapping.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkPlanner plans every statement of the golden files.
+func BenchmarkPlanner(b *testing.B) {
+	files, _ := filepath.Glob("../testdata/plan/select_*.txt")
+	type stmt struct {
+		sql string
+		p   *planner.Planner
+	}
+	var stmts []stmt
+	m := loadMapping(b, "school")
+	p := planner.New(m, planner.Options{})
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, block := range strings.Split(string(data), "\nplan") {
+			sql, _, ok := strings.Cut(block, "\n----")
+			if !ok {
+				continue
+			}
+			_, sql, _ = strings.Cut(sql, "\n")
+			if !strings.Contains(block, "mapping=") {
+				stmts = append(stmts, stmt{sql: sql, p: p})
+			}
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, s := range stmts {
+			st, err := parser.Parse(s.sql)
+			if err == nil {
+				_, _ = s.p.Plan(s.sql, st, nil)
+			}
+		}
+	}
+}
