@@ -1,0 +1,254 @@
+// Package cli is the dynosql command: it reads the flags, opens a
+// dynosql.DB on the backend they name, and hands statements to the repl
+// package, from -e, -f, piped stdin or an interactive shell.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/logging"
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/pflag"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/backend"
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/format"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/repl"
+)
+
+// Exit statuses.
+const (
+	ExitOK     = 0 // every statement succeeded
+	ExitFailed = 1 // a statement failed
+	ExitUsage  = 2 // bad flags, or the mapping or backend could not be opened
+)
+
+// MappingEnv names the variable that gives --mapping its default.
+const MappingEnv = "DYNOSQL_MAPPING"
+
+// HistoryName is the shell's history file, in the home directory.
+const HistoryName = ".dynosql_history"
+
+type options struct {
+	mapping, endpoint, region, profile string
+	embedded, demo, createTable       bool
+	execute                           []string
+	file, format                      string
+	consistent, stats, allowPartial   bool
+	debug, version                    bool
+}
+
+func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("dynosql", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	fs.StringVar(&o.mapping, "mapping", os.Getenv(MappingEnv), "mapping `FILE` (also "+MappingEnv+")")
+	fs.StringVar(&o.endpoint, "endpoint-url", "", "DynamoDB endpoint `URL`; without it the AWS SDK's own resolution applies (AWS_ENDPOINT_URL_DYNAMODB, profiles, region)")
+	fs.StringVar(&o.region, "region", "", "AWS region `R`")
+	fs.StringVar(&o.profile, "profile", "", "AWS shared config profile `P`")
+	fs.BoolVar(&o.embedded, "embedded", false, "in-memory backend inside this process, the mapping's table created empty")
+	fs.BoolVar(&o.demo, "demo", false, "embedded backend holding the built-in school dataset and mapping (no other flag needed)")
+	fs.BoolVar(&o.createTable, "create-table", false, "create the mapping's table and indexes (on-demand billing) if missing, then go on")
+	fs.StringArrayVarP(&o.execute, "execute", "e", nil, "run the statement(s) `SQL` and exit; may be repeated; statements separated by ';'")
+	fs.StringVarP(&o.file, "file", "f", "", "run statements from `FILE` ('-' for stdin) and exit")
+	fs.StringVar(&o.format, "format", "table", "output format `F`: table, json, jsonl, csv, tsv, markdown")
+	fs.BoolVar(&o.consistent, "consistent", false, "strongly consistent reads where DynamoDB allows them")
+	fs.BoolVar(&o.stats, "stats", false, "after each statement, to stderr: requests by operation, items read, consumed capacity, elapsed")
+	fs.BoolVar(&o.allowPartial, "allow-partial", false, "keep going after a failed statement in -e, -f or piped input (default: stop)")
+	fs.BoolVar(&o.debug, "debug", false, "log the AWS SDK's requests, responses and warnings to stderr")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	return fs
+}
+
+// Main runs the command with args (without the program name) and returns
+// its exit status. Statements read stdin when it is not a terminal and
+// neither -e nor -f is given; otherwise stdin is the shell's.
+func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	var o options
+	fs := newFlagSet(&o, stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "Usage: dynosql [flags]\n\nRun SQL against a DynamoDB single-table design.\n\nFlags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return ExitOK
+		}
+		return usageError(stderr, errs.New(errs.Invalid, "%v", err))
+	}
+	if o.version {
+		fmt.Fprintln(stdout, "dynosql", version())
+		return ExitOK
+	}
+	f, err := o.check(fs)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+
+	ctx := context.Background()
+	db, prompt, err := o.open(ctx, stderr)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	defer func() { _ = db.Close() }()
+
+	s := repl.NewSession(db, stdout, stderr)
+	s.Format, s.Stats, s.AllowPartial = f, o.stats, o.allowPartial
+	run(ctx, s, &o, stdin, stdout, stderr, prompt)
+	if s.Failed > 0 {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// run feeds the statements to the session from wherever the flags say.
+func run(ctx context.Context, s *repl.Session, o *options, stdin *os.File, stdout, stderr io.Writer, prompt string) {
+	if len(o.execute) > 0 || o.file != "" {
+		for _, sql := range o.execute {
+			if err := s.RunScript(ctx, strings.NewReader(sql)); err != nil {
+				return
+			}
+		}
+		if o.file == "" {
+			return
+		}
+		r := io.Reader(stdin)
+		if o.file != "-" {
+			f, err := os.Open(o.file)
+			if err != nil {
+				s.Failed++
+				reportTo(stderr, errs.New(errs.Invalid, "cannot read statements: %v", err))
+				return
+			}
+			defer func() { _ = f.Close() }()
+			r = f
+		}
+		_ = s.RunScript(ctx, r)
+		return
+	}
+	if !isatty.IsTerminal(stdin.Fd()) {
+		_ = s.RunScript(ctx, stdin)
+		return
+	}
+	history := ""
+	if home, err := os.UserHomeDir(); err == nil {
+		history = filepath.Join(home, HistoryName)
+	}
+	fmt.Fprintf(stdout, "dynosql %s on %s. Type \\? for help, \\q or Ctrl-D to leave.\n", version(), prompt)
+	err := s.Shell(ctx, repl.ShellConfig{Prompt: prompt, HistoryFile: history, Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	if err != nil {
+		s.Failed++
+		reportTo(stderr, err)
+	}
+}
+
+// check refuses flag combinations that cannot mean anything.
+func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
+	if fs.NArg() > 0 {
+		return "", errs.New(errs.Invalid, "unexpected argument %q", fs.Arg(0)).
+			WithHint(`give statements with -e "SQL" or -f FILE`)
+	}
+	f, err := format.Parse(o.format)
+	if err != nil {
+		return "", err
+	}
+	if o.demo {
+		for _, name := range []string{"mapping", "endpoint-url", "region", "profile", "embedded", "create-table"} {
+			if fs.Changed(name) {
+				return "", errs.New(errs.Invalid, "--demo brings its own backend and mapping; it cannot take --%s", name)
+			}
+		}
+		return f, nil
+	}
+	if o.mapping == "" {
+		return "", errs.New(errs.Invalid, "no mapping file").
+			WithHint("give --mapping FILE or set %s; or try dynosql --demo", MappingEnv)
+	}
+	if o.embedded && o.endpoint != "" {
+		return "", errs.New(errs.Invalid, "--embedded and --endpoint-url name two backends; give one")
+	}
+	return f, nil
+}
+
+// open opens the DB the flags name and returns it with the shell's
+// prompt: the table, and where it lives unless it is embedded.
+func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, string, error) {
+	var opts []dynosql.Option
+	if o.consistent {
+		opts = append(opts, dynosql.WithConsistentReads(true))
+	}
+	if o.debug {
+		// A request hook reaches the embedded backends' clients too,
+		// which the CLI does not build itself.
+		opts = append(opts, dynosql.WithRequestHook(func(do *dynamodb.Options) {
+			do.Logger = logging.NewStandardLogger(stderr)
+			do.ClientLogMode = aws.LogRetries | aws.LogRequest | aws.LogResponse
+		}))
+	}
+	if o.demo {
+		db, err := dynosql.OpenDemo(ctx, opts...)
+		if err != nil {
+			return nil, "", err
+		}
+		return db, db.Mapping().Table, nil
+	}
+	m, err := mapping.Load(o.mapping)
+	if err != nil {
+		return nil, "", err
+	}
+	if o.embedded {
+		db, err := dynosql.OpenEmbedded(ctx, m, opts...)
+		return db, m.Table, err
+	}
+	client, err := backend.NewClient(ctx, backend.Options{Endpoint: o.endpoint, Region: o.region, Profile: o.profile, Debug: o.debug})
+	if err != nil {
+		return nil, "", err
+	}
+	if o.createTable {
+		if err := backend.CreateTable(ctx, client, m); err != nil {
+			return nil, "", err
+		}
+	}
+	db, err := dynosql.Open(ctx, m, client, opts...)
+	if err != nil {
+		return nil, "", err
+	}
+	where := client.Options().Region
+	if o.endpoint != "" {
+		if u, err := url.Parse(o.endpoint); err == nil && u.Host != "" {
+			where = u.Host
+		}
+	}
+	return db, m.Table + "@" + where, nil
+}
+
+func usageError(stderr io.Writer, err error) int {
+	reportTo(stderr, err)
+	return ExitUsage
+}
+
+// reportTo prints an error in the shape the session uses: the ERROR line,
+// then the detail.
+func reportTo(w io.Writer, err error) {
+	e := errs.As(err)
+	fmt.Fprintf(w, "ERROR: %s\n%s", strings.Join(strings.Fields(e.Error()), " "), e.Detail())
+}
+
+// version is the module version the binary was built from, or "devel".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
