@@ -43,11 +43,11 @@ const HistoryName = ".dynosql_history"
 
 type options struct {
 	mapping, endpoint, region, profile string
-	embedded, demo, createTable       bool
-	execute                           []string
-	file, format                      string
-	consistent, stats, allowPartial   bool
-	debug, version                    bool
+	embedded, demo, createTable        bool
+	execute                            []string
+	file, format                       string
+	consistent, stats, allowPartial    bool
+	debug, version                     bool
 }
 
 func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
