@@ -138,7 +138,7 @@ func newTable(cols []string, rows [][]value.Value) table.Writer {
 	var cfg []table.ColumnConfig
 	for i, n := range numeric {
 		if n && len(rows) > 0 {
-			cfg = append(cfg, table.ColumnConfig{Number: i + 1, Align: text.AlignRight})
+			cfg = append(cfg, table.ColumnConfig{Number: i + 1, Align: text.AlignRight, AlignHeader: text.AlignRight})
 		}
 	}
 	t.SetColumnConfigs(cfg)

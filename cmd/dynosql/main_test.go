@@ -1,0 +1,113 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/dynosql/dynosql/internal/cli"
+	"github.com/dynosql/dynosql/internal/ddblocal"
+)
+
+// TestMain runs the tests, or, when the test binary is invoked under the
+// name dynosql from a script, the command itself. It does the command
+// registration that testscript.Main would do by hand because
+// testscript.Main exits on its own and ddblocal.Main must run to stop
+// DynamoDB Local.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "dynosql" {
+		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	ddblocal.Main(m)
+}
+
+// params returns testscript parameters with the dynosql command on PATH:
+// a link to this test binary under that name.
+func params(t *testing.T, files []string, env ...string) testscript.Params {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(bin, "dynosql")); err != nil {
+		t.Fatal(err)
+	}
+	return testscript.Params{
+		Files: files,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
+			e.Setenv("SCHOOL_MAPPING", mustAbs(t, "../../testdata/school/mapping.yaml"))
+			for _, kv := range env {
+				k, v, _ := strings.Cut(kv, "=")
+				e.Setenv(k, v)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits},
+	}
+}
+
+// exits runs a command like exec and checks its exit status:
+//
+//	exits 2 dynosql --nope
+func exits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits STATUS command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
+
+func mustAbs(t *testing.T, path string) string {
+	p, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestScripts runs the command scripts that need no DynamoDB server of
+// their own: --demo and --embedded.
+func TestScripts(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var local []string
+	for _, f := range files {
+		if !strings.HasPrefix(filepath.Base(f), "endpoint") {
+			local = append(local, f)
+		}
+	}
+	testscript.Run(t, params(t, local))
+}
+
+// TestEndpointScripts runs the scripts that reach DynamoDB Local through
+// --endpoint-url, given as $DDB_ENDPOINT.
+func TestEndpointScripts(t *testing.T) {
+	t.Parallel()
+	url := ddblocal.Endpoint(t)
+	files, err := filepath.Glob("testdata/endpoint*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, params(t, files, "DDB_ENDPOINT="+url))
+}
