@@ -177,7 +177,7 @@ func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Rows{src: r, columns: r.Columns()}, nil
+	return &Rows{src: r, columns: r.Columns(), types: columnTypes(p)}, nil
 }
 
 // Result is what a write did.

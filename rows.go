@@ -10,6 +10,7 @@ import (
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/planner"
 )
 
@@ -19,13 +20,14 @@ import (
 type Rows struct {
 	src     *executor.Rows
 	columns []string
+	types   []string        // DynamoDB type names, "" where unknown
 	fixed   [][]value.Value // rows known in advance (EXPLAIN)
 	row     []value.Value
 	err     error
 }
 
 func explainRows(p *planner.Plan) *Rows {
-	r := &Rows{columns: []string{"plan"}}
+	r := &Rows{columns: []string{"plan"}, types: []string{"S"}}
 	for _, line := range strings.Split(strings.TrimRight(p.String(), "\n"), "\n") {
 		r.fixed = append(r.fixed, []value.Value{line})
 	}
@@ -34,6 +36,13 @@ func explainRows(p *planner.Plan) *Rows {
 
 // Columns returns the names of the output columns.
 func (r *Rows) Columns() []string { return r.columns }
+
+// ColumnTypes returns the DynamoDB type of each output column, as the
+// mapping declares it: S, N, BOOL, L, M, SS or NS. COUNT, SUM, AVG and
+// arithmetic are N, comparisons BOOL, MIN and MAX the type of their
+// argument. A column whose type the statement does not fix (a NULL
+// literal) is "". A value may still be NULL whatever the type says.
+func (r *Rows) ColumnTypes() []string { return r.types }
 
 // Next prepares the next row for Scan, returning false at the end or on
 // an error (see Err).
@@ -170,4 +179,59 @@ func DriverValue(v value.Value) any {
 	}
 	b, _ := json.Marshal(value.JSON(v))
 	return string(b)
+}
+
+// columnTypes works out the type of each of p's output columns from the
+// select list: the steps above Project or Aggregate (Sort, Limit, ...)
+// keep columns as they are.
+func columnTypes(p *planner.Plan) []string {
+	types := make([]string, len(p.Columns))
+	n := p.Root
+	for n != nil {
+		var exprs []parser.Expr
+		switch x := n.(type) {
+		case *planner.Project:
+			exprs = x.Exprs
+		case *planner.Aggregate:
+			exprs = x.Exprs
+		default:
+			_, _, inputs := n.Describe()
+			n = nil
+			if len(inputs) == 1 {
+				n = inputs[0]
+			}
+			continue
+		}
+		for i := range min(len(types), len(exprs)) {
+			types[i] = exprType(p, exprs[i])
+		}
+		break
+	}
+	return types
+}
+
+// exprType returns the DynamoDB type of a resolved select-list expression.
+func exprType(p *planner.Plan, e parser.Expr) string {
+	switch x := e.(type) {
+	case *parser.Column:
+		for _, s := range p.Slots {
+			if s.Alias == x.Table {
+				return s.Entity.Columns[x.Name]
+			}
+		}
+	case *parser.Literal:
+		if x.Value != nil {
+			return value.TypeName(x.Value)
+		}
+	case *parser.Func:
+		if (x.Name == "MIN" || x.Name == "MAX") && len(x.Args) == 1 {
+			return exprType(p, x.Args[0])
+		}
+		return "N"
+	case *parser.Arith:
+		return "N"
+	case *parser.Compare, *parser.In, *parser.Between, *parser.Like, *parser.IsNull, *parser.And, *parser.Or, *parser.Not:
+		return "BOOL"
+	}
+	return ""
 }
