@@ -1,0 +1,264 @@
+package driver
+
+import (
+	"context"
+	"database/sql/driver"
+	"io"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// conn is one database/sql connection. It holds no state of its own:
+// every statement goes straight to the shared *dynosql.DB.
+type conn struct {
+	db      *dynosql.DB
+	release func() error // closes a DB of the conn's own (Driver.Open)
+}
+
+var (
+	_ driver.Conn               = (*conn)(nil)
+	_ driver.ConnPrepareContext = (*conn)(nil)
+	_ driver.ConnBeginTx        = (*conn)(nil)
+	_ driver.QueryerContext     = (*conn)(nil)
+	_ driver.ExecerContext      = (*conn)(nil)
+	_ driver.NamedValueChecker  = (*conn)(nil)
+)
+
+// Prepare implements driver.Conn.
+func (c *conn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+// PrepareContext parses query, so that a syntax error shows at Prepare,
+// and counts its placeholders. The statement is planned afresh on each
+// run, because its arguments decide the plan (which keys to read).
+func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, error) {
+	st, err := parser.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	return &stmt{conn: c, query: query, inputs: countPlaceholders(st)}, nil
+}
+
+// Close implements driver.Conn.
+func (c *conn) Close() error {
+	if c.release != nil {
+		return c.release()
+	}
+	return nil
+}
+
+// Begin implements driver.Conn; see BeginTx.
+func (c *conn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// BeginTx refuses: see the package documentation.
+func (c *conn) BeginTx(context.Context, driver.TxOptions) (driver.Tx, error) {
+	return nil, errs.New(errs.Unsupported, "dynosql does not support transactions; each statement is atomic on its own (a multi-row INSERT is one TransactWriteItems)").
+		WithHint("run the statements on the sql.DB, without Begin")
+}
+
+// QueryContext implements driver.QueryerContext.
+func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	r, err := c.db.Query(ctx, query, argValues(args)...)
+	if err != nil {
+		return nil, err
+	}
+	return &rows{r: r}, nil
+}
+
+// ExecContext implements driver.ExecerContext.
+func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	r, err := c.db.Exec(ctx, query, argValues(args)...)
+	if err != nil {
+		return nil, err
+	}
+	return result{r}, nil
+}
+
+// CheckNamedValue accepts the arguments dynosql's Query takes, unwrapping
+// a driver.Valuer and the pointers and named types that
+// driver.DefaultParameterConverter resolves; it refuses named arguments.
+func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
+	if nv.Name != "" {
+		return errs.New(errs.Unsupported, "named argument %s: dynosql takes ? placeholders filled by position", nv.Name).
+			WithHint("pass the value without sql.Named")
+	}
+	_, err := value.FromGo(nv.Value)
+	if err == nil {
+		return nil
+	}
+	if v, cerr := driver.DefaultParameterConverter.ConvertValue(nv.Value); cerr == nil {
+		if _, verr := value.FromGo(v); verr == nil {
+			nv.Value = v
+			return nil
+		}
+	}
+	// database/sql prefixes the argument's position.
+	return errs.New(errs.Invalid, "%v", err).
+		WithHint("pass a string, number, bool, nil, []string, []any or map[string]any; format times as text")
+}
+
+// argValues returns the values of args, checked by CheckNamedValue.
+func argValues(args []driver.NamedValue) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = a.Value
+	}
+	return out
+}
+
+// countPlaceholders returns how many arguments st takes, or -1 for a
+// statement it does not know, which leaves the count to the planner.
+func countPlaceholders(st parser.Statement) int {
+	var exprs []parser.Expr
+	switch s := st.(type) {
+	case *parser.Explain:
+		return countPlaceholders(s.Statement)
+	case *parser.Select:
+		for _, c := range s.Columns {
+			exprs = append(exprs, c.Expr)
+		}
+		for _, t := range s.From {
+			exprs = append(exprs, t.On)
+		}
+		exprs = append(exprs, s.Where, s.Having, s.Limit, s.Offset)
+		exprs = append(exprs, s.GroupBy...)
+		for _, o := range s.OrderBy {
+			exprs = append(exprs, o.Expr)
+		}
+	case *parser.Insert:
+		for _, row := range s.Rows {
+			exprs = append(exprs, row...)
+		}
+		for _, a := range s.OnDuplicate {
+			exprs = append(exprs, a.Expr)
+		}
+	case *parser.Update:
+		for _, a := range s.Set {
+			exprs = append(exprs, a.Expr)
+		}
+		exprs = append(exprs, s.Where)
+	case *parser.Delete:
+		exprs = append(exprs, s.Where)
+	case *parser.CheckCopies:
+		exprs = append(exprs, s.Where)
+	default:
+		return -1
+	}
+	n := 0
+	for _, e := range exprs {
+		parser.Walk(e, func(x parser.Expr) bool {
+			if p, ok := x.(*parser.Placeholder); ok {
+				n = max(n, p.Index+1)
+			}
+			return true
+		})
+	}
+	return n
+}
+
+// stmt is a prepared statement: its text and number of arguments.
+type stmt struct {
+	conn   *conn
+	query  string
+	inputs int
+}
+
+var (
+	_ driver.Stmt             = (*stmt)(nil)
+	_ driver.StmtQueryContext = (*stmt)(nil)
+	_ driver.StmtExecContext  = (*stmt)(nil)
+)
+
+// Close implements driver.Stmt; a stmt holds nothing to release.
+func (s *stmt) Close() error { return nil }
+
+// NumInput returns the number of ? placeholders, which database/sql checks
+// the arguments against.
+func (s *stmt) NumInput() int { return s.inputs }
+
+// Exec implements driver.Stmt for callers without a context.
+func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
+	return s.ExecContext(context.Background(), named(args))
+}
+
+// Query implements driver.Stmt for callers without a context.
+func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
+	return s.QueryContext(context.Background(), named(args))
+}
+
+// ExecContext implements driver.StmtExecContext.
+func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	return s.conn.ExecContext(ctx, s.query, args)
+}
+
+// QueryContext implements driver.StmtQueryContext.
+func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	return s.conn.QueryContext(ctx, s.query, args)
+}
+
+func named(args []driver.Value) []driver.NamedValue {
+	out := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		out[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	return out
+}
+
+// rows streams a query's rows to database/sql.
+type rows struct {
+	r *dynosql.Rows
+}
+
+var (
+	_ driver.Rows                           = (*rows)(nil)
+	_ driver.RowsColumnTypeDatabaseTypeName = (*rows)(nil)
+)
+
+// Columns implements driver.Rows.
+func (r *rows) Columns() []string { return r.r.Columns() }
+
+// Close implements driver.Rows; it stops requests still in flight.
+func (r *rows) Close() error { return r.r.Close() }
+
+// Next implements driver.Rows.
+func (r *rows) Next(dest []driver.Value) error {
+	if !r.r.Next() {
+		if err := r.r.Err(); err != nil {
+			return err
+		}
+		return io.EOF
+	}
+	for i, v := range r.r.RawValues() {
+		dest[i] = dynosql.DriverValue(v)
+	}
+	return nil
+}
+
+// ColumnTypeDatabaseTypeName returns the DynamoDB type of column i (S, N,
+// BOOL, L, M, SS, NS), or "" where the statement does not fix one.
+func (r *rows) ColumnTypeDatabaseTypeName(i int) string {
+	if types := r.r.ColumnTypes(); i < len(types) {
+		return types[i]
+	}
+	return ""
+}
+
+// result is what an Exec did.
+type result struct{ r dynosql.Result }
+
+var _ driver.Result = result{}
+
+// LastInsertId fails: DynamoDB generates no keys, so the statement's own
+// values are the item's key.
+func (result) LastInsertId() (int64, error) {
+	return 0, errs.New(errs.Unsupported, "dynosql has no LastInsertId: DynamoDB generates no keys")
+}
+
+// RowsAffected returns the number of items written.
+func (r result) RowsAffected() (int64, error) { return r.r.RowsAffected, nil }
