@@ -39,7 +39,7 @@ const (
 	scoreBaseQuery  = 50
 	scoreIndexQuery = 30
 	scoreSortCond   = 10
-	maxKeyValues    = 100 // IN lists multiply; past this, refuse
+	maxKeyValues    = 1000 // IN lists multiply; past this many keys, refuse
 )
 
 // bestAccess returns the best access path for slot s given the bindings of

@@ -17,6 +17,7 @@ import (
 	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/internal/ddblocal"
 	"github.com/dynosql/dynosql/internal/oracle"
+	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 )
 
@@ -70,12 +71,20 @@ type Fixture struct {
 // and opens a DB over it with opts. Everything is released when t ends.
 func Load(t testing.TB, b Backend, name string, opts ...dynosql.Option) *Fixture {
 	t.Helper()
-	ctx := context.Background()
+	return LoadWith(t, b, name, nil, opts...)
+}
+
+// LoadWith is Load with the mapping adjusted before the table is created
+// (say, GSI1 made KEYS_ONLY).
+func LoadWith(t testing.TB, b Backend, name string, adjust func(*mapping.Mapping), opts ...dynosql.Option) *Fixture {
+	t.Helper()
 	m, err := mapping.Load(Testdata(name, "mapping.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Table = ddblocal.UniqueTable(t, m.Table)
+	if adjust != nil {
+		adjust(m)
+	}
 	data, err := os.Open(Testdata(name, "data.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +94,16 @@ func Load(t testing.TB, b Backend, name string, opts ...dynosql.Option) *Fixture
 	if err != nil {
 		t.Fatal(err)
 	}
+	return LoadRows(t, b, m, rows, opts...)
+}
+
+// LoadRows creates a table of its own on b for mapping m (renamed so no
+// other test shares it), writes rows into it and into SQLite, and opens a
+// DB over it.
+func LoadRows(t testing.TB, b Backend, m *mapping.Mapping, rows []backend.DatasetRow, opts ...dynosql.Option) *Fixture {
+	t.Helper()
+	ctx := context.Background()
+	m.Table = ddblocal.UniqueTable(t, m.Table)
 	client := b.Client(t)
 	if err := backend.CreateTable(ctx, client, m); err != nil {
 		t.Fatal(err)
@@ -104,4 +123,35 @@ func Load(t testing.TB, b Backend, name string, opts ...dynosql.Option) *Fixture
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	return &Fixture{DB: db, Client: client, Mapping: m, Rows: rows, Oracle: orc}
+}
+
+// Query runs sql through the fixture's DB and collects its rows.
+func (fx *Fixture) Query(ctx context.Context, sql string, args ...any) ([][]value.Value, error) {
+	rows, err := fx.DB.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var got [][]value.Value
+	for rows.Next() {
+		got = append(got, rows.RawValues())
+	}
+	return got, rows.Err()
+}
+
+// AgreeWithSQLite runs q through dynosql and through SQLite and fails t
+// when the rows differ (as lists when q orders them, else as multisets).
+func (fx *Fixture) AgreeWithSQLite(t testing.TB, q Select) {
+	t.Helper()
+	want, err := fx.Oracle.Query(q.OracleSQL())
+	if err != nil {
+		t.Fatalf("sqlite: %v", err)
+	}
+	got, err := fx.Query(context.Background(), q.SQL, q.Args...)
+	if err != nil {
+		t.Fatalf("dynosql: %v", err)
+	}
+	if diff := oracle.SameRows(got, want, q.Ordered()); diff != "" {
+		t.Errorf("rows differ from SQLite:\n%s", diff)
+	}
 }
