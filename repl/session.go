@@ -135,7 +135,7 @@ func (s *Session) report(err error) {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // statsLine sums up what a statement sent, e.g.
-// "stats: 2 requests (BatchGetItem 1, Query 1), 6 items read, 0 capacity units, 1.2ms".
+// "stats: 2 requests (BatchGetItem 1, Query 1), 11 items read, 0 capacity units, 1.2ms".
 func statsLine(sn executor.Snapshot, elapsed time.Duration) string {
 	ops := make([]string, 0, len(sn.Requests))
 	for _, op := range sn.Ops() {
@@ -148,8 +148,12 @@ func statsLine(sn executor.Snapshot, elapsed time.Duration) string {
 	if len(ops) > 0 {
 		req += " (" + strings.Join(ops, ", ") + ")"
 	}
-	return fmt.Sprintf("stats: %s, %d items read, %g capacity units, %s",
-		req, sn.Items, sn.Capacity, elapsed.Round(10*time.Microsecond))
+	items := fmt.Sprintf("%d items", sn.Items)
+	if sn.Items == 1 {
+		items = "1 item"
+	}
+	return fmt.Sprintf("stats: %s, %s read, %g capacity units, %s",
+		req, items, sn.Capacity, elapsed.Round(10*time.Microsecond))
 }
 
 // RunScript reads statements and meta-commands from r, as psql reads a
