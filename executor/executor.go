@@ -61,6 +61,13 @@ type Rows struct {
 // Query runs a read plan and returns its rows. The rows are read as Next
 // asks for them, so a LIMIT stops the reads early.
 func (ex *Executor) Query(ctx context.Context, p *planner.Plan) (*Rows, error) {
+	if cc, ok := p.Root.(*planner.CopyCheck); ok {
+		rows, err := ex.checkCopies(ctx, cc)
+		if err != nil {
+			return nil, err
+		}
+		return &Rows{columns: p.Columns, it: &sliceRows{rows: rows}, ctx: ctx}, nil
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	r := &run{ex: ex, plan: p, slots: map[string]int{}}
 	for i, s := range p.Slots {
@@ -130,9 +137,4 @@ type Result struct {
 	// old value.
 	CopiesUpdated int64
 	CopiesSkipped int64
-}
-
-// Exec runs a write plan.
-func (ex *Executor) Exec(ctx context.Context, p *planner.Plan) (*Result, error) {
-	return nil, errs.New(errs.Unsupported, "writes are not supported yet")
 }

@@ -1,0 +1,239 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/planner"
+)
+
+func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Result, error) {
+	rows := make([]mapping.Row, len(ins.Rows))
+	for i, row := range ins.Rows {
+		rows[i] = cloneRow(row)
+	}
+	if err := ex.fill(ctx, ins.Entity, ins.Fills, rows); err != nil {
+		return nil, err
+	}
+	items := make([]map[string]types.AttributeValue, len(rows))
+	for i, row := range rows {
+		it, err := item(ins.Entity, row)
+		if err != nil {
+			return nil, err
+		}
+		items[i] = it
+	}
+	guard, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(ins.PKAttr))).Build()
+	if err != nil {
+		return nil, internal("insert guard: %v", err)
+	}
+	if ins.OnDuplicate != nil {
+		return ex.upsert(ctx, ins, rows, items, guard)
+	}
+	if len(rows) == 1 {
+		_, err := ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(ins.Table), Item: items[0],
+			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+		if _, ok := isConditionFailed(err); ok {
+			return nil, ex.conflict(ins.Entity, rows[0], "nothing was written")
+		}
+		if err != nil {
+			return nil, backendError("PutItem", err)
+		}
+		return &Result{Affected: 1}, nil
+	}
+	start := 0
+	for _, end := range ins.Batches {
+		tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+		for _, it := range items[start:end] {
+			tx.TransactItems = append(tx.TransactItems, types.TransactWriteItem{Put: &types.Put{
+				TableName: aws.String(ins.Table), Item: it,
+				ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names()}})
+		}
+		reasons, err := ex.transact(ctx, tx)
+		if err != nil {
+			if i := firstFailed(reasons); i >= 0 {
+				err = ex.conflict(ins.Entity, rows[start+i], "row %d of %d", start+i+1, len(rows))
+			}
+			landed := "none of the rows was inserted"
+			if start > 0 {
+				landed = fmt.Sprintf("rows 1 to %d were inserted by earlier transactions, rows %d to %d were not", start, start+1, len(rows))
+			}
+			return &Result{Affected: int64(start)}, note(err, "%s", landed)
+		}
+		start = end
+	}
+	return &Result{Affected: int64(len(rows))}, nil
+}
+
+// transact sends one TransactWriteItems. A cancellation only by
+// conflicts or throttling is resent with the same token (the SDK wrote
+// it into tx); any other returns the reasons, in TransactItems order.
+func (ex *Executor) transact(ctx context.Context, tx *dynamodb.TransactWriteItemsInput) ([]types.CancellationReason, error) {
+	for attempt := 0; ; attempt++ {
+		_, err := ex.client.TransactWriteItems(ctx, tx, ex.optFns(ctx)...)
+		if err == nil {
+			return nil, nil
+		}
+		var tce *types.TransactionCanceledException
+		if !errors.As(err, &tce) {
+			return nil, backendError("TransactWriteItems", err)
+		}
+		if !retryable(tce.CancellationReasons) || attempt == maxTransactRetries {
+			return tce.CancellationReasons, backendError("TransactWriteItems", err)
+		}
+		if err := backoff(ctx, attempt); err != nil {
+			return nil, backendError("TransactWriteItems", err)
+		}
+	}
+}
+
+func retryable(reasons []types.CancellationReason) bool {
+	for _, r := range reasons {
+		switch aws.ToString(r.Code) {
+		case "", "None", "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// firstFailed returns the index of the first action whose condition
+// failed, or -1.
+func firstFailed(reasons []types.CancellationReason) int {
+	for i, r := range reasons {
+		if aws.ToString(r.Code) == "ConditionalCheckFailed" {
+			return i
+		}
+	}
+	return -1
+}
+
+// upsert is INSERT ... ON DUPLICATE KEY UPDATE, row by row: a guarded put,
+// and when the row is there, an UpdateItem of the assignments guarded by
+// attribute_exists; if the row vanished in between, the put again.
+func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []mapping.Row, items []map[string]types.AttributeValue, guard expression.Expression) (*Result, error) {
+	u := &planner.UpdateRows{Table: ins.Table, PKAttr: ins.PKAttr, Entity: ins.Entity, Set: ins.OnDuplicate}
+	for i, row := range rows {
+		done := false
+		for attempt := 0; attempt < 3 && !done; attempt++ {
+			_, err := ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(ins.Table), Item: items[i],
+				ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
+				ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+			if err == nil {
+				done = true
+				break
+			}
+			if _, ok := isConditionFailed(err); !ok {
+				return &Result{Affected: int64(i)}, note(backendError("PutItem", err), "rows 1 to %d were written, the others were not", i)
+			}
+			key, err := ex.baseKey(ins.Entity, row)
+			if err != nil {
+				return nil, err
+			}
+			ok, _, err := ex.updateOne(ctx, u, key, nil)
+			if err != nil {
+				return &Result{Affected: int64(i)}, note(err, "rows 1 to %d were written, the others were not", i)
+			}
+			done = ok
+		}
+		if !done {
+			return &Result{Affected: int64(i)}, errs.New(errs.Conflict, "%s %s kept appearing and disappearing; rows 1 to %d were written, the others were not",
+				ins.Entity.Name, keyDesc(ins.Entity, row), i)
+		}
+	}
+	return &Result{Affected: int64(len(rows))}, nil
+}
+
+// fill reads the source of each copy the rows carry (one GetItem per
+// distinct source key, in parallel) and writes its value into the rows;
+// a value the statement gives must agree with the source.
+func (ex *Executor) fill(ctx context.Context, e *mapping.Entity, fills []*mapping.Copy, rows []mapping.Row) error {
+	for _, c := range fills {
+		var keys []value.Value
+		seen := map[string]bool{}
+		for _, row := range rows {
+			if v := row[c.KeyColumn]; v != nil && !seen[value.Key(v)] {
+				seen[value.Key(v)] = true
+				keys = append(keys, v)
+			}
+		}
+		src, err := ex.sources(ctx, c, keys)
+		if err != nil {
+			return err
+		}
+		for _, row := range rows {
+			k := row[c.KeyColumn]
+			if k == nil {
+				continue
+			}
+			sv := src[value.Key(k)]
+			if given, ok := row[c.Column]; ok {
+				if value.Key(given) != value.Key(sv) {
+					return errs.New(errs.Invalid, "%s.%s %s disagrees with %s.%s %s of %s %s = %s", e.Name, c.Column, value.Literal(given),
+						c.Source.Name, c.SourceColumn, value.Literal(sv), c.Source.Name, c.KeyColumn, value.Literal(k)).
+						WithHint("leave %s out: it is copied from %s.%s", c.Column, c.Source.Name, c.SourceColumn)
+				}
+				continue
+			}
+			if sv != nil {
+				row[c.Column] = sv
+			}
+		}
+	}
+	return nil
+}
+
+// sources reads copy c's source column for each key value, strongly
+// consistent: the value copied must be the one just written.
+func (ex *Executor) sources(ctx context.Context, c *mapping.Copy, keys []value.Value) (map[string]value.Value, error) {
+	srcKey := sourceKeyColumn(c.Source)
+	out := map[string]value.Value{}
+	var mu sync.Mutex
+	proj, err := expression.NewBuilder().WithProjection(expression.NamesList(expression.Name(c.SourceColumn))).Build()
+	if err != nil {
+		return nil, internal("projection: %v", err)
+	}
+	r := ex.newRun(nil)
+	err = r.parallel(ctx, len(keys), func(ctx context.Context, i int) error {
+		key, err := ex.baseKey(c.Source, mapping.Row{srcKey: keys[i]})
+		if err != nil {
+			return err
+		}
+		got, err := ex.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(ex.m.Table), Key: key, ConsistentRead: aws.Bool(true),
+			ProjectionExpression: proj.Projection(), ExpressionAttributeNames: proj.Names(),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+		if err != nil {
+			return backendError("GetItem", err)
+		}
+		if av, ok := got.Item[c.SourceColumn]; ok {
+			mu.Lock()
+			out[value.Key(keys[i])] = value.FromAttr(av)
+			mu.Unlock()
+		}
+		return nil
+	})
+	return out, err
+}
+
+// sourceKeyColumn is the one column a copy's source is keyed by.
+func sourceKeyColumn(e *mapping.Entity) string {
+	for _, p := range e.Paths()[:1] {
+		if cols := p.PK.Columns(); len(cols) > 0 {
+			return cols[0]
+		}
+		return p.SK.Columns()[0]
+	}
+	return ""
+}

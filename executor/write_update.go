@@ -1,0 +1,362 @@
+package executor
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
+)
+
+func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result, error) {
+	res := &Result{}
+	var written []mapping.Row // the source rows as written, for the fan-outs
+	if u.Key != nil {
+		key := map[string]types.AttributeValue{}
+		for _, kv := range u.Key {
+			s, err := kv.Render(nil)
+			if err != nil {
+				return nil, errs.New(errs.Invalid, "%s: %v", u.Entity.Name, err)
+			}
+			key[kv.Attr] = &types.AttributeValueMemberS{Value: s}
+		}
+		ok, row, err := ex.updateOne(ctx, u, key, nil)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			res.Affected, written = 1, []mapping.Row{row}
+		}
+	} else {
+		rows, err := ex.readRows(ctx, u.Read, u.Slots)
+		if err != nil {
+			return nil, err
+		}
+		var affected atomic.Int64
+		var mu sync.Mutex
+		err = ex.eachWrite(ctx, len(rows), func(ctx context.Context, i int) error {
+			var ok bool
+			var row mapping.Row
+			var err error
+			if u.Move {
+				ok, err = ex.moveOne(ctx, u, rows[i])
+			} else {
+				var key map[string]types.AttributeValue
+				if key, err = ex.baseKey(u.Entity, rows[i]); err == nil {
+					ok, row, err = ex.updateOne(ctx, u, key, rows[i])
+				}
+			}
+			if ok {
+				affected.Add(1)
+				mu.Lock()
+				written = append(written, row)
+				mu.Unlock()
+			}
+			return err
+		})
+		res.Affected = affected.Load()
+		if err != nil {
+			return res, note(err, "%d of the %d rows read were updated before the error; the others were not", res.Affected, len(rows))
+		}
+	}
+	for _, f := range u.FanOuts {
+		for _, row := range written {
+			n, err := ex.fanOut(ctx, f, row)
+			res.CopiesUpdated += n.updated
+			res.CopiesSkipped += n.skipped
+			if err != nil {
+				return res, note(err, "%s was updated; %d copies of %s.%s were updated and %d are still to do: run the statement again, or REPAIR COPIES FOR %s WHERE %s = %s",
+					u.Entity.Name, res.CopiesUpdated, f.Copier.Name, f.Copy.Column, n.left, u.Entity.Name, f.SourceKey, parser.Format(&parser.Literal{Value: row[f.SourceKey]}))
+			}
+		}
+	}
+	return res, nil
+}
+
+// updateOne sends one UpdateItem guarded by attribute_exists(partition
+// key) and the statement's conditions, and returns the row as written.
+// row is the row as read, or nil when nothing was read: arithmetic then
+// assumes the column is set, and if the guard fails because it is NULL
+// (DynamoDB returns the old item), the update is sent again with NULL as
+// the result, as SQL computes it.
+func (ex *Executor) updateOne(ctx context.Context, u *planner.UpdateRows, key map[string]types.AttributeValue, row mapping.Row) (bool, mapping.Row, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		in, err := ex.updateInput(u, key, row)
+		if err != nil {
+			return false, nil, err
+		}
+		out, err := ex.client.UpdateItem(ctx, in, ex.optFns(ctx)...)
+		if err == nil {
+			return true, u.Entity.Decode(out.Attributes), nil
+		}
+		ccf, ok := isConditionFailed(err)
+		if !ok {
+			return false, nil, backendError("UpdateItem", err)
+		}
+		if ccf.Item == nil {
+			return false, nil, nil // no such row
+		}
+		old := u.Entity.Decode(ccf.Item)
+		if !holds(u.Cond, old) || !arithMismatch(u.Set, row, old) {
+			return false, nil, nil
+		}
+		row = old
+	}
+	return false, nil, errs.New(errs.Conflict, "%s %s: its columns kept changing while it was updated", u.Entity.Name, keyDesc(u.Entity, row))
+}
+
+// arithMismatch reports whether an arithmetic column is NULL in old
+// where the update assumed a value, or the reverse.
+func arithMismatch(set []*planner.Assign, assumed, old mapping.Row) bool {
+	for _, a := range set {
+		if c, _, _, ok := a.Arith(); ok {
+			had := assumed == nil || assumed[c.Name] != nil
+			if had != (old[c.Name] != nil) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (ex *Executor) updateInput(u *planner.UpdateRows, key map[string]types.AttributeValue, row mapping.Row) (*dynamodb.UpdateItemInput, error) {
+	var ub expression.UpdateBuilder
+	more, err := sqlCond(u.Cond)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range u.Set {
+		name := expression.Name(a.Column)
+		if c, op, n, ok := a.Arith(); ok {
+			if row != nil && row[c.Name] == nil {
+				// NULL + n is NULL: the attribute stays absent.
+				ub = ub.Remove(name)
+				more = append(more, expression.AttributeNotExists(name))
+				continue
+			}
+			v := expression.Value(value.ToAttr(n.Value))
+			if op == '+' {
+				ub = ub.Set(name, name.Plus(v))
+			} else {
+				ub = ub.Set(name, name.Minus(v))
+			}
+			more = append(more, expression.AttributeExists(name))
+			continue
+		}
+		if a.Remove() {
+			ub = ub.Remove(name)
+			continue
+		}
+		ub = ub.Set(name, expression.Value(value.ToAttr(a.Expr.(*parser.Literal).Value)))
+	}
+	cond := buildCond(expression.AttributeExists(expression.Name(u.PKAttr)), more...)
+	expr, err := expression.NewBuilder().WithUpdate(ub).WithCondition(cond).Build()
+	if err != nil {
+		return nil, internal("building the UpdateItem expression: %v", err)
+	}
+	return &dynamodb.UpdateItemInput{TableName: aws.String(u.Table), Key: key,
+		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+}
+
+// moveOne rewrites a row whose key columns change: the new item is the
+// row as read with the assignments applied (copies refilled from their
+// source), written with guards that the old item is still as read. When
+// the base key changes, the old item's Delete and the new item's Put are
+// one TransactWriteItems.
+func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, row mapping.Row) (bool, error) {
+	next := cloneRow(row)
+	for _, a := range u.Set {
+		v, err := eval(a.Expr, rowEnv(row))
+		if err != nil {
+			return false, err
+		}
+		if v == nil {
+			delete(next, a.Column)
+		} else {
+			next[a.Column] = v
+		}
+	}
+	for _, c := range u.Fills {
+		delete(next, c.Column)
+	}
+	if err := ex.fill(ctx, u.Entity, u.Fills, []mapping.Row{next}); err != nil {
+		return false, err
+	}
+	newItem, err := item(u.Entity, next)
+	if err != nil {
+		return false, err
+	}
+	oldKey, err := ex.baseKey(u.Entity, row)
+	if err != nil {
+		return false, err
+	}
+	newKey, err := ex.baseKey(u.Entity, next)
+	if err != nil {
+		return false, err
+	}
+	guard, err := ex.unchanged(u, row)
+	if err != nil {
+		return false, err
+	}
+	if sameKey(oldKey, newKey) {
+		_, err := ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(u.Table), Item: newItem,
+			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values(),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+		if _, ok := isConditionFailed(err); ok {
+			return false, nil
+		}
+		if err != nil {
+			return false, backendError("PutItem", err)
+		}
+		return true, nil
+	}
+	putGuard, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(u.PKAttr))).Build()
+	if err != nil {
+		return false, internal("put guard: %v", err)
+	}
+	tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		TransactItems: []types.TransactWriteItem{
+			{Delete: &types.Delete{TableName: aws.String(u.Table), Key: oldKey, ConditionExpression: guard.Condition(),
+				ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values()}},
+			{Put: &types.Put{TableName: aws.String(u.Table), Item: newItem, ConditionExpression: putGuard.Condition(),
+				ExpressionAttributeNames: putGuard.Names()}},
+		}}
+	reasons, err := ex.transact(ctx, tx)
+	switch firstFailed(reasons) {
+	case 0:
+		return false, nil // the old row changed or went away: skipped
+	case 1:
+		return false, ex.conflict(u.Entity, next, "%s %s was not moved", u.Entity.Name, keyDesc(u.Entity, row))
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func sameKey(a, b map[string]types.AttributeValue) bool {
+	for k, v := range a {
+		if value.Key(value.FromAttr(v)) != value.Key(value.FromAttr(b[k])) {
+			return false
+		}
+	}
+	return true
+}
+
+// unchanged guards a rewrite: the item exists, meets the statement's
+// conditions, and every non-key column still holds what was read.
+func (ex *Executor) unchanged(u *planner.UpdateRows, row mapping.Row) (expression.Expression, error) {
+	more, err := sqlCond(u.Cond)
+	if err != nil {
+		return expression.Expression{}, err
+	}
+	for _, col := range sortedKeys(u.Entity.Columns) {
+		if u.Entity.IsKeyColumn(col) {
+			continue
+		}
+		name := expression.Name(col)
+		if v := row[col]; v != nil {
+			more = append(more, expression.Equal(name, expression.Value(value.ToAttr(v))))
+		} else {
+			more = append(more, expression.AttributeNotExists(name))
+		}
+	}
+	expr, err := expression.NewBuilder().WithCondition(buildCond(expression.AttributeExists(expression.Name(u.PKAttr)), more...)).Build()
+	if err != nil {
+		return expression.Expression{}, internal("building the move guard: %v", err)
+	}
+	return expr, nil
+}
+
+func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result, error) {
+	if d.Key != nil {
+		key := map[string]types.AttributeValue{}
+		for _, kv := range d.Key {
+			s, err := kv.Render(nil)
+			if err != nil {
+				return nil, errs.New(errs.Invalid, "%s: %v", d.Entity.Name, err)
+			}
+			key[kv.Attr] = &types.AttributeValueMemberS{Value: s}
+		}
+		ok, err := ex.deleteOne(ctx, d, key, false)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return &Result{Affected: 1}, nil
+		}
+		return &Result{}, nil
+	}
+	rows, err := ex.readRows(ctx, d.Read, d.Slots)
+	if err != nil {
+		return nil, err
+	}
+	var affected atomic.Int64
+	err = ex.eachWrite(ctx, len(rows), func(ctx context.Context, i int) error {
+		key, err := ex.baseKey(d.Entity, rows[i])
+		if err != nil {
+			return err
+		}
+		ok, err := ex.deleteOne(ctx, d, key, true)
+		if ok {
+			affected.Add(1)
+		}
+		return err
+	})
+	res := &Result{Affected: affected.Load()}
+	if err != nil {
+		return res, note(err, "%d of the %d rows read were deleted before the error; the others were not", res.Affected, len(rows))
+	}
+	return res, nil
+}
+
+// deleteOne sends one DeleteItem with ReturnValues ALL_OLD, which tells
+// whether a row was there; a failed condition deletes nothing.
+func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key map[string]types.AttributeValue, mustExist bool) (bool, error) {
+	in := &dynamodb.DeleteItemInput{TableName: aws.String(d.Table), Key: key, ReturnValues: types.ReturnValueAllOld,
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	conds, err := sqlCond(d.Cond)
+	if err != nil {
+		return false, err
+	}
+	if mustExist {
+		conds = append([]expression.ConditionBuilder{expression.AttributeExists(expression.Name(d.PKAttr))}, conds...)
+	}
+	if len(conds) > 0 {
+		expr, err := expression.NewBuilder().WithCondition(buildCond(conds[0], conds[1:]...)).Build()
+		if err != nil {
+			return false, internal("building the DeleteItem condition: %v", err)
+		}
+		in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Condition(), expr.Names(), expr.Values()
+	}
+	out, err := ex.client.DeleteItem(ctx, in, ex.optFns(ctx)...)
+	if _, ok := isConditionFailed(err); ok {
+		return false, nil
+	}
+	if err != nil {
+		return false, backendError("DeleteItem", err)
+	}
+	return len(out.Attributes) > 0, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,483 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// maxTransactItems is TransactWriteItems' limit on actions (DYNAMODB.md 3.1).
+const maxTransactItems = 100
+
+// maxTransactBytes keeps a transaction under DynamoDB's 4 MB limit, with
+// room for the request's own framing.
+const maxTransactBytes = 4<<20 - 64<<10
+
+// Send is one kind of request a write step sends, as EXPLAIN prints it.
+// The executor builds the real request from the step that holds it.
+type Send struct{ Req *Request }
+
+// Request describes the request.
+func (s *Send) Request() *Request { return s.Req }
+
+// Describe implements Node.
+func (s *Send) Describe() (string, []string, []Node) {
+	return s.Req.title(), s.Req.details(), nil
+}
+
+// Assign is one assignment of UPDATE's SET or of ON DUPLICATE KEY
+// UPDATE: Column = Expr, with Expr a literal (a NULL literal removes the
+// attribute), or a column of the same row plus or minus a number, which
+// DynamoDB computes itself (SET #c = #c + :n): never read-modify-write.
+type Assign struct {
+	Column string
+	Expr   parser.Expr
+}
+
+// Remove reports whether the assignment sets NULL: REMOVE in DynamoDB.
+func (a *Assign) Remove() bool {
+	l, ok := a.Expr.(*parser.Literal)
+	return ok && l.Value == nil
+}
+
+// Arith returns the column, operator and number of an arithmetic
+// assignment (col = col + n), or false.
+func (a *Assign) Arith() (*parser.Column, byte, *parser.Literal, bool) {
+	x, ok := a.Expr.(*parser.Arith)
+	if !ok {
+		return nil, 0, nil, false
+	}
+	c, ok1 := x.L.(*parser.Column)
+	n, ok2 := x.R.(*parser.Literal)
+	return c, x.Op, n, ok1 && ok2
+}
+
+func (a *Assign) String() string {
+	if a.Remove() {
+		return a.Column
+	}
+	return a.Column + " = " + parser.Format(a.Expr)
+}
+
+// updateText prints an UpdateExpression as EXPLAIN shows it.
+func updateText(set []*Assign) string {
+	var sets, removes []string
+	for _, a := range set {
+		if a.Remove() {
+			removes = append(removes, a.Column)
+		} else {
+			sets = append(sets, a.String())
+		}
+	}
+	var parts []string
+	if len(sets) > 0 {
+		parts = append(parts, "SET "+strings.Join(sets, ", "))
+	}
+	if len(removes) > 0 {
+		parts = append(parts, "REMOVE "+strings.Join(removes, ", "))
+	}
+	return strings.Join(parts, " ")
+}
+
+// condText prints a ConditionExpression: the guard and the WHERE's
+// conditions that DynamoDB checks on the item.
+func condText(guard string, cond parser.Expr) string {
+	if cond == nil {
+		return guard
+	}
+	if guard == "" {
+		return parser.Format(cond)
+	}
+	return guard + " AND " + parser.Format(cond)
+}
+
+// InsertRows puts new rows of one entity. Each item carries every key
+// attribute the entity's templates give and its non-NULL columns, and is
+// guarded by attribute_not_exists(partition key) so that an existing row
+// is never overwritten. One row is one PutItem; several are one
+// TransactWriteItems per batch (at most 100 items and 4 MB each), sent
+// one batch after another so that an error says which rows landed.
+// With OnDuplicate, each row is a guarded PutItem and, when the row
+// exists, an UpdateItem of the assignments instead (MySQL's semantics),
+// row by row.
+type InsertRows struct {
+	Table  string
+	PKAttr string
+	Entity *mapping.Entity
+	Rows   []mapping.Row
+	// Batches are the end indexes (exclusive) of each transaction's rows.
+	Batches     []int
+	OnDuplicate []*Assign
+	// Fills are the copies the rows carry: each is read from its source
+	// item (one GetItem per distinct source key) and written, or checked
+	// against the value the statement gives.
+	Fills []*mapping.Copy
+}
+
+// Describe implements Node.
+func (ins *InsertRows) Describe() (string, []string, []Node) {
+	title := fmt.Sprintf("insert %s (%d rows)", ins.Entity.Name, len(ins.Rows))
+	if len(ins.Rows) == 1 {
+		title = fmt.Sprintf("insert %s (1 row)", ins.Entity.Name)
+	}
+	var inputs []Node
+	for _, c := range ins.Fills {
+		inputs = append(inputs, &Send{&Request{Op: "GetItem", Table: ins.Table, Consistent: true,
+			Key:     sourceKeyText(c, "{"+ins.Entity.Name+"."+c.KeyColumn+"}"),
+			Reads:   []string{c.Source.Name},
+			Project: []string{c.SourceColumn},
+			Per:     "distinct " + c.KeyColumn,
+			Note:    fmt.Sprintf("fills %s.%s from %s.%s, or checks the value given", ins.Entity.Name, c.Column, c.Source.Name, c.SourceColumn)}})
+	}
+	put := func(row mapping.Row) *Request {
+		return &Request{Op: "PutItem", Table: ins.Table, Key: ins.keyText(row),
+			Condition: "attribute_not_exists(" + ins.PKAttr + ")", Note: "item: " + itemText(ins.Entity, row)}
+	}
+	switch {
+	case ins.OnDuplicate != nil:
+		for _, row := range ins.Rows {
+			inputs = append(inputs, &Send{put(row)})
+			inputs = append(inputs, &Send{&Request{Op: "UpdateItem", Table: ins.Table, Key: ins.keyText(row),
+				Condition: "attribute_exists(" + ins.PKAttr + ")", Update: updateText(ins.OnDuplicate),
+				Note: "only when the put finds the row already there"}})
+		}
+	case len(ins.Rows) == 1:
+		inputs = append(inputs, &Send{put(ins.Rows[0])})
+	default:
+		start := 0
+		for _, end := range ins.Batches {
+			tx := &Transact{Table: ins.Table, Note: fmt.Sprintf("rows %d to %d", start+1, end)}
+			for _, row := range ins.Rows[start:end] {
+				tx.Actions = append(tx.Actions, &Send{put(row)})
+			}
+			inputs = append(inputs, tx)
+			start = end
+		}
+	}
+	return title, nil, inputs
+}
+
+// keyText prints a row's base key as EXPLAIN shows it.
+func (ins *InsertRows) keyText(row mapping.Row) string {
+	return renderedKey(ins.Entity, row)
+}
+
+func renderedKey(e *mapping.Entity, row mapping.Row) string {
+	var parts []string
+	for _, attr := range baseAttrs(e) {
+		s, err := e.Templates[attr].Render(row)
+		if err != nil {
+			s = "?"
+		}
+		parts = append(parts, attr+" = "+value.Literal(s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// baseAttrs returns the base table's key attribute names for e, in order.
+func baseAttrs(e *mapping.Entity) []string {
+	p := e.Paths()[0]
+	if p.SKAttr == "" {
+		return []string{p.PKAttr}
+	}
+	return []string{p.PKAttr, p.SKAttr}
+}
+
+// itemText lists the attributes an item written for row carries.
+func itemText(e *mapping.Entity, row mapping.Row) string {
+	var parts []string
+	for _, attr := range sortedCols(e.Templates) {
+		s, _ := e.Templates[attr].Render(row)
+		parts = append(parts, attr+" = "+value.Literal(s))
+	}
+	for _, c := range sortedCols(row) {
+		parts = append(parts, c+" = "+value.Literal(row[c]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sourceKeyText prints the key of a copy's source item, the source's key
+// column bound to what.
+func sourceKeyText(c *mapping.Copy, what string) string {
+	var parts []string
+	for _, attr := range baseAttrs(c.Source) {
+		parts = append(parts, attr+" = "+bindText(c.Source.Templates[attr], what))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// bindText renders a template with its one column shown as what.
+func bindText(t *mapping.Template, what string) string {
+	var b strings.Builder
+	for _, p := range t.Parts {
+		if p.Column != "" {
+			b.WriteString(what)
+		} else {
+			b.WriteString(p.Literal)
+		}
+	}
+	return `"` + b.String() + `"`
+}
+
+// Transact is one TransactWriteItems: its actions succeed or fail
+// together. Actions are *Send steps.
+type Transact struct {
+	Table   string
+	Actions []Node
+	Note    string
+}
+
+// Request describes the TransactWriteItems sent.
+func (t *Transact) Request() *Request {
+	return &Request{Op: "TransactWriteItems", Table: t.Table, Note: fmt.Sprintf("%d actions, all or none; %s", len(t.Actions), t.Note)}
+}
+
+// Describe implements Node.
+func (t *Transact) Describe() (string, []string, []Node) {
+	r := t.Request()
+	return r.title(), r.details(), t.Actions
+}
+
+// UpdateRows changes rows of one entity. With Key (the WHERE binds the
+// full base key to constants, and every other condition can be checked
+// by DynamoDB) it is one UpdateItem guarded by attribute_exists(partition
+// key) and Cond, and reads nothing: a missing row or one failing Cond is
+// 0 rows affected, and nothing is created. Otherwise Read finds the rows
+// (the SELECT planner's key-based reads, the whole WHERE checked on the
+// client) and each is one conditional UpdateItem, Cond repeated, so that
+// an item changed in between is skipped, not clobbered.
+//
+// Move marks a SET of a column used in a key template: each row is read,
+// and its new item is written with the old one's guards, as a Delete of
+// the old key and a Put of the new one in one TransactWriteItems when the
+// base key changes, else as one guarded Put.
+type UpdateRows struct {
+	Table  string
+	PKAttr string
+	Entity *mapping.Entity
+	Alias  string
+	Key    []*KeyValue // nil when Read is set
+	Read   Node        // the reads of an internal SELECT *, below its Project
+	Slots  []Slot      // Read's slots (one: Alias)
+	Set    []*Assign
+	// Cond holds the WHERE's conditions on non-key columns that
+	// DynamoDB can check on the item; it is repeated in every
+	// ConditionExpression.
+	Cond parser.Expr
+	Move bool
+	// Fills are copies the moved rows carry, refilled from their source
+	// when the key column that finds the source changes.
+	Fills []*mapping.Copy
+	// FanOuts keep the copies of the updated columns in step.
+	FanOuts []*FanOut
+}
+
+// Describe implements Node.
+func (u *UpdateRows) Describe() (string, []string, []Node) {
+	title := "update " + u.Entity.Name
+	guard := "attribute_exists(" + u.PKAttr + ")"
+	var inputs []Node
+	if u.Read != nil {
+		inputs = append(inputs, u.Read)
+	}
+	switch {
+	case u.Move:
+		title += " (moves items: SET of a key column)"
+		oldGuard := condText(guard, u.Cond) + " AND every other column as read"
+		tx := &Transact{Table: u.Table, Note: "per row whose base key changes"}
+		tx.Actions = []Node{
+			&Send{&Request{Op: "DeleteItem", Table: u.Table, Key: u.keyText(), Condition: oldGuard}},
+			&Send{&Request{Op: "PutItem", Table: u.Table, Key: "the new key", Condition: "attribute_not_exists(" + u.PKAttr + ")",
+				Note: "item: the row read, with " + updateText(u.Set)}},
+		}
+		inputs = append(inputs, tx, &Send{&Request{Op: "PutItem", Table: u.Table, Key: u.keyText(), Condition: oldGuard,
+			Per: "row whose base key stays", Note: "item: the row read, with " + updateText(u.Set) + " and its index keys rendered again"}})
+	default:
+		per := "statement"
+		if u.Read != nil {
+			per = "row read, in parallel"
+		}
+		r := &Request{Op: "UpdateItem", Table: u.Table, Key: u.keyText(), Condition: condText(guard, u.Cond),
+			Update: updateText(u.Set), Per: per}
+		if notes := u.arithNote(); notes != "" {
+			r.Note = notes
+		}
+		inputs = append(inputs, &Send{r})
+	}
+	for _, f := range u.FanOuts {
+		inputs = append(inputs, f)
+	}
+	return title, nil, inputs
+}
+
+func (u *UpdateRows) arithNote() string {
+	var cols []string
+	for _, a := range u.Set {
+		if c, _, _, ok := a.Arith(); ok {
+			cols = append(cols, c.Name)
+		}
+	}
+	if len(cols) == 0 {
+		return ""
+	}
+	return "arithmetic on " + strings.Join(cols, ", ") + " is computed by DynamoDB; where the column is NULL the result is NULL (REMOVE)"
+}
+
+func (u *UpdateRows) keyText() string {
+	if u.Key != nil {
+		return keyString(u.Key)
+	}
+	return rowKeyText(u.Entity, u.Alias)
+}
+
+// rowKeyText prints the base key of each row read.
+func rowKeyText(e *mapping.Entity, alias string) string {
+	var parts []string
+	for _, attr := range baseAttrs(e) {
+		kv := &KeyValue{Attr: attr, Template: e.Templates[attr], Bind: map[string]parser.Expr{}}
+		for _, c := range kv.Template.Columns() {
+			kv.Bind[c] = &parser.Column{Table: alias, Name: c, Pos: -1}
+		}
+		parts = append(parts, attr+" = "+kv.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// DeleteRows deletes rows of one entity: with Key, one DeleteItem with
+// ReturnValues ALL_OLD (which says whether a row was there) guarded by
+// Cond; otherwise the rows Read finds, one DeleteItem each guarded by
+// attribute_exists(partition key) and Cond, in parallel.
+type DeleteRows struct {
+	Table  string
+	PKAttr string
+	Entity *mapping.Entity
+	Alias  string
+	Key    []*KeyValue
+	Read   Node
+	Slots  []Slot
+	Cond   parser.Expr
+}
+
+// Describe implements Node.
+func (d *DeleteRows) Describe() (string, []string, []Node) {
+	var inputs []Node
+	r := &Request{Op: "DeleteItem", Table: d.Table, Note: "ReturnValues ALL_OLD counts the rows deleted"}
+	if d.Key != nil {
+		r.Key, r.Condition, r.Per = keyString(d.Key), condText("", d.Cond), "statement"
+	} else {
+		inputs = append(inputs, d.Read)
+		r.Key, r.Condition, r.Per = rowKeyText(d.Entity, d.Alias), condText("attribute_exists("+d.PKAttr+")", d.Cond), "row read, in parallel"
+	}
+	return "delete " + d.Entity.Name, nil, append(inputs, &Send{r})
+}
+
+// FanOut keeps the copies of one source column in step: for each source
+// row written, Query Copy.Path (keyed by the copy's key column alone) for
+// the items that carry the copy, and rewrite each copy that differs from
+// the source's new value with an UpdateItem guarded by the value the
+// Query saw, so that a copy changed in between is skipped, not clobbered.
+// Index reads are eventually consistent: after the updates the Query is
+// repeated (at most MaxRounds times in all) until it shows no copy it has
+// not already tried that still differs.
+type FanOut struct {
+	Table  string
+	Copy   *mapping.Copy
+	Copier *mapping.Entity
+	// SourceKey is the source's key column, whose value the copies hold
+	// in Copy.KeyColumn.
+	SourceKey string
+}
+
+// MaxRounds bounds the Queries of one fan-out for one source row.
+const MaxRounds = 3
+
+// QueryRequest describes the Query that finds the copies.
+func (f *FanOut) QueryRequest() *Request {
+	p := f.Copy.Path
+	key := p.PKAttr + " = " + bindText(p.PK, "{"+f.Copy.Source.Name+"."+f.SourceKey+"}")
+	if prefix := f.SKPrefix(); prefix != "" {
+		key += " AND begins_with(" + p.SKAttr + ", " + value.Literal(prefix) + ")"
+	}
+	return &Request{Op: "Query", Table: f.Table, Index: p.Index, Key: key, Reads: []string{f.Copier.Name},
+		Project: f.Project(), Per: "source row, repeated until no new stale copy shows (at most 3)"}
+}
+
+// SKPrefix is the literal start of the copy path's sort key template,
+// which keeps the Query to the copier's items.
+func (f *FanOut) SKPrefix() string {
+	if f.Copy.Path.SK == nil {
+		return ""
+	}
+	return f.Copy.Path.SK.LiteralPrefix()
+}
+
+// Project lists what the Query asks for: the base keys and the copy.
+func (f *FanOut) Project() []string {
+	return append(baseAttrs(f.Copier), f.Copy.Column)
+}
+
+// UpdateRequest describes the UpdateItem sent for each stale copy.
+func (f *FanOut) UpdateRequest() *Request {
+	return &Request{Op: "UpdateItem", Table: f.Table, Key: rowKeyText(f.Copier, f.Copier.Name),
+		Condition: f.Copy.Column + " = {the value the Query saw} (attribute_not_exists when it had none)",
+		Update:    "SET " + f.Copy.Column + " = {" + f.Copy.Source.Name + "." + f.Copy.SourceColumn + " as written}",
+		Per:       "copy that differs, in parallel"}
+}
+
+// Describe implements Node.
+func (f *FanOut) Describe() (string, []string, []Node) {
+	title := fmt.Sprintf("fan-out %s.%s from %s.%s (copies found by %s)", f.Copier.Name, f.Copy.Column, f.Copy.Source.Name,
+		f.Copy.SourceColumn, pathName(f.Copy.Path))
+	return title, nil, []Node{&Send{f.QueryRequest()}, &Send{f.UpdateRequest()}}
+}
+
+func pathName(p *mapping.AccessPath) string {
+	if p.IsBase() {
+		return "the base table"
+	}
+	return "index " + p.Index
+}
+
+// CopyCheck lists (CHECK COPIES) or rewrites (REPAIR COPIES) every copy
+// of the source rows Read finds that differs from its source: one Query
+// of each FanOut's copy path per source row, and for REPAIR one guarded
+// UpdateItem per copy that differs.
+type CopyCheck struct {
+	Source  *mapping.Entity
+	Read    Node
+	Slots   []Slot
+	FanOuts []*FanOut
+	Repair  bool
+}
+
+// CopyCheckColumns are the columns CHECK COPIES returns.
+var CopyCheckColumns = []string{"entity", "key", "column", "copy_value", "source", "source_value"}
+
+// Describe implements Node.
+func (c *CopyCheck) Describe() (string, []string, []Node) {
+	title := "check copies of " + c.Source.Name
+	if c.Repair {
+		title = "repair copies of " + c.Source.Name
+	}
+	inputs := []Node{c.Read}
+	for _, f := range c.FanOuts {
+		inputs = append(inputs, &Send{f.QueryRequest()})
+		if c.Repair {
+			inputs = append(inputs, &Send{f.UpdateRequest()})
+		}
+	}
+	return title, nil, inputs
+}
+
+var (
+	_ Node = (*Send)(nil)
+	_ Node = (*Transact)(nil)
+	_ Node = (*InsertRows)(nil)
+	_ Node = (*UpdateRows)(nil)
+	_ Node = (*DeleteRows)(nil)
+	_ Node = (*FanOut)(nil)
+	_ Node = (*CopyCheck)(nil)
+)

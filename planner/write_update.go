@@ -1,0 +1,238 @@
+package planner
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// target is what UPDATE, DELETE and CHECK COPIES share: the rows their
+// WHERE selects, found the way a SELECT * with that WHERE would find them.
+type target struct {
+	e     *mapping.Entity
+	alias string
+	sc    *scope
+	// key is the full base key from constants, when one request keyed by
+	// it can do the whole statement.
+	key   []*KeyValue
+	read  Node
+	slots []Slot
+	// cond holds the conjuncts on non-key columns that DynamoDB can check.
+	cond parser.Expr
+}
+
+// target plans the reads of an internal SELECT * FROM table WHERE where.
+// verb names the statement in a refusal ("updating", "deleting from").
+// When direct is set and the WHERE binds the full base key to constants
+// and DynamoDB can check all the rest, key is set and the reads are not
+// needed.
+func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, args []value.Value, verb string, direct bool) (*target, error) {
+	sc := newScope(sql, p.m)
+	if err := sc.add(table, alias, pos); err != nil {
+		return nil, err
+	}
+	t := &target{e: sc.slots[0].Entity, alias: sc.slots[0].Alias, sc: sc}
+	resolved, err := sc.resolve(where, args)
+	if err != nil {
+		return nil, err
+	}
+	sel := &parser.Select{Columns: []parser.SelectColumn{{Star: true}},
+		From: []parser.TableRef{{Name: table, Alias: alias, Pos: pos}}, Where: where}
+	plan, err := p.planSelect(sql, sel, args)
+	if err != nil {
+		return nil, refusedAs(err, verb)
+	}
+	proj, ok := plan.Root.(*Project)
+	if !ok {
+		return nil, errs.New(errs.Internal, "the reads of %s planned as %T", verb, plan.Root)
+	}
+	t.read, t.slots = proj.Input, plan.Slots
+	var pushed, keyOnly []parser.Expr
+	exact := true
+	for _, c := range conjuncts(resolved) {
+		hasKey, hasOther := false, false
+		for _, col := range columnsOf(c) {
+			if t.e.IsKeyColumn(col.Name) {
+				hasKey = true
+			} else {
+				hasOther = true
+			}
+		}
+		switch {
+		case !hasKey && hasOther && pushable(c):
+			pushed = append(pushed, c)
+		case hasKey && !hasOther:
+			keyOnly = append(keyOnly, c)
+		default:
+			exact = false
+		}
+	}
+	t.cond = and(pushed)
+	if !direct || !exact {
+		return t, nil
+	}
+	leaf := t.read
+	if f, ok := leaf.(*Filter); ok {
+		leaf = f.Input
+	}
+	g, ok := leaf.(*GetItem)
+	if !ok {
+		return t, nil
+	}
+	for _, kv := range g.Key {
+		if !kv.Constant() {
+			return t, nil
+		}
+	}
+	for _, c := range keyOnly {
+		if !boundBy(c, g.Key) {
+			return t, nil
+		}
+	}
+	t.key = g.Key
+	return t, nil
+}
+
+// boundBy reports whether c is "col = literal" with the same literal the
+// key binds col to: a condition the key itself guarantees.
+func boundBy(c parser.Expr, key []*KeyValue) bool {
+	cmp, ok := c.(*parser.Compare)
+	if !ok || cmp.Op != "=" {
+		return false
+	}
+	col, ok1 := cmp.L.(*parser.Column)
+	lit, ok2 := cmp.R.(*parser.Literal)
+	if !ok1 || !ok2 {
+		col, ok1 = cmp.R.(*parser.Column)
+		lit, ok2 = cmp.L.(*parser.Literal)
+	}
+	if !ok1 || !ok2 {
+		return false
+	}
+	for _, kv := range key {
+		if b, ok := kv.Bind[col.Name].(*parser.Literal); ok && value.Equal(b.Value, lit.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedAs rewrites the SELECT planner's refusal to name the statement.
+func refusedAs(err error, verb string) error {
+	var sr *errs.ScanRefusedError
+	if !errors.As(err, &sr) {
+		return err
+	}
+	base := *sr.Base
+	base.Message = verb + strings.TrimPrefix(base.Message, "reading")
+	return &errs.ScanRefusedError{Base: &base, Entity: sr.Entity, Alias: sr.Alias, Table: sr.Table}
+}
+
+func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (Node, error) {
+	e, err := p.m.Entity(s.Table)
+	if err != nil {
+		return nil, errs.As(err).At(sql, s.Pos)
+	}
+	alias := s.Alias
+	if alias == "" {
+		alias = s.Table
+	}
+	sc := newScope(sql, p.m)
+	if err := sc.add(s.Table, s.Alias, s.Pos); err != nil {
+		return nil, err
+	}
+	set, err := p.assignments(sc, e, alias, s.Set, args)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range set {
+		if c := e.Copies[a.Column]; c != nil {
+			return nil, errs.New(errs.Invalid, "%s.%s is a copy of %s.%s and follows it", e.Name, a.Column, c.Source.Name, c.SourceColumn).
+				At(sql, s.Pos).WithHint("UPDATE %s SET %s = ... instead; REPAIR COPIES FOR %s fixes copies that drifted",
+				c.Source.Name, c.SourceColumn, c.Source.Name)
+		}
+		if cs := copiesOf(p.m, e, ""); len(cs) > 0 && e.IsKeyColumn(a.Column) && a.Column == sourceKeyColumn(e) {
+			return nil, errs.New(errs.Unsupported, "SET %s would orphan the copies of %s.%s, which are found by it", a.Column, e.Name, cs[0].SourceColumn).
+				At(sql, s.Pos).WithHint("INSERT the new %s row, then UPDATE the copies' %s", e.Name, cs[0].KeyColumn)
+		}
+	}
+	move := len(keyColumnsOf(e, set)) > 0
+	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", !move)
+	if err != nil {
+		return nil, err
+	}
+	u := &UpdateRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move}
+	if t.key != nil {
+		u.Key = t.key
+	} else {
+		u.Read, u.Slots = t.read, t.slots
+	}
+	if move {
+		for _, col := range sortedCols(e.Copies) {
+			c := e.Copies[col]
+			if slices.ContainsFunc(set, func(a *Assign) bool { return a.Column == c.KeyColumn }) {
+				u.Fills = append(u.Fills, c)
+			}
+		}
+	}
+	for _, a := range set {
+		for _, c := range copiesOf(p.m, e, a.Column) {
+			f, err := p.fanOut(c)
+			if err != nil {
+				return nil, errs.As(err).At(sql, s.Pos)
+			}
+			u.FanOuts = append(u.FanOuts, f)
+		}
+	}
+	return u, nil
+}
+
+func (p *Planner) planDelete(sql string, s *parser.Delete, args []value.Value) (Node, error) {
+	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "deleting from", true)
+	if err != nil {
+		return nil, err
+	}
+	d := &DeleteRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: t.e, Alias: t.alias, Cond: t.cond}
+	if t.key != nil {
+		d.Key = t.key
+	} else {
+		d.Read, d.Slots = t.read, t.slots
+	}
+	return d, nil
+}
+
+func (p *Planner) planCheckCopies(sql string, s *parser.CheckCopies, args []value.Value) (Node, error) {
+	e, err := p.m.Entity(s.Table)
+	if err != nil {
+		return nil, errs.As(err).At(sql, s.Pos)
+	}
+	copies := copiesOf(p.m, e, "")
+	if len(copies) == 0 {
+		return nil, errs.New(errs.Invalid, "no column of the mapping is a copy of a column of %s", e.Name).At(sql, s.Pos)
+	}
+	if s.Where == nil {
+		key := sourceKeyColumn(e)
+		return nil, &errs.ScanRefusedError{
+			Base: errs.New(errs.Refused, "checking the copies of every %s row would need a Scan of %s", e.Name, p.m.Table).At(sql, s.Pos).
+				WithHint("name the source rows by key: WHERE %s = ... or WHERE %s IN (...)", key, key),
+			Entity: e.Name, Alias: e.Name, Table: p.m.Table}
+	}
+	t, err := p.target(sql, s.Table, "", s.Pos, s.Where, args, "checking copies of", false)
+	if err != nil {
+		return nil, err
+	}
+	cc := &CopyCheck{Source: e, Read: t.read, Slots: t.slots, Repair: s.Repair}
+	for _, c := range copies {
+		f, err := p.fanOut(c)
+		if err != nil {
+			return nil, errs.As(err).At(sql, s.Pos)
+		}
+		cc.FanOuts = append(cc.FanOuts, f)
+	}
+	return cc, nil
+}
