@@ -304,8 +304,7 @@ func (r *run) queryEach(ctx context.Context, q *planner.Query, outers []tuple) (
 }
 
 func (r *run) queryPerOuter(ctx context.Context, q *planner.Query, outers []tuple) ([][]tuple, error) {
-	type job struct{ outer, part int }
-	var jobs []job
+	var jobs []int // the outer row of each input
 	var inputs []*dynamodb.QueryInput
 	for i, t := range outers {
 		ins, err := r.queryInputs(q, t)
@@ -313,7 +312,7 @@ func (r *run) queryPerOuter(ctx context.Context, q *planner.Query, outers []tupl
 			return nil, err
 		}
 		for _, in := range ins {
-			jobs = append(jobs, job{outer: i})
+			jobs = append(jobs, i)
 			inputs = append(inputs, in)
 		}
 	}
@@ -327,8 +326,8 @@ func (r *run) queryPerOuter(ctx context.Context, q *planner.Query, outers []tupl
 		return nil, err
 	}
 	per := make([][]tuple, len(outers))
-	for i, jb := range jobs {
-		per[jb.outer] = append(per[jb.outer], r.classify(results[i], q.Reads)...)
+	for i, outer := range jobs {
+		per[outer] = append(per[outer], r.classify(results[i], q.Reads)...)
 	}
 	return per, nil
 }

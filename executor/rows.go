@@ -190,12 +190,11 @@ func (e groupEnv) aggregate(f *parser.Func) value.Value { return e.g.accs[f].res
 
 // accumulator computes one aggregate call over a group.
 type accumulator struct {
-	f         *parser.Func
-	count     int64
-	sum       *big.Rat
-	extreme   value.Value
-	seen      map[string]bool
-	nonNumber bool
+	f       *parser.Func
+	count   int64
+	sum     *big.Rat
+	extreme value.Value
+	seen    map[string]bool
 }
 
 func (a *accumulator) add(en env) error {

@@ -45,10 +45,10 @@ const (
 // bestAccess returns the best access path for slot s given the bindings of
 // its columns and the range conditions on them, or nil if every path would
 // need a Scan.
-func bestAccess(m *mapping.Mapping, sl Slot, slot int, binds map[string]binding, ranges map[string][]rangeCond) *access {
+func bestAccess(sl Slot, slot int, binds map[string]binding, ranges map[string][]rangeCond) *access {
 	var best *access
 	for _, p := range sl.Entity.Paths() {
-		a := tryPath(m, sl, slot, p, binds, ranges)
+		a := tryPath(slot, p, binds, ranges)
 		if a != nil && (best == nil || a.score > best.score) {
 			best = a
 		}
@@ -56,7 +56,7 @@ func bestAccess(m *mapping.Mapping, sl Slot, slot int, binds map[string]binding,
 	return best
 }
 
-func tryPath(m *mapping.Mapping, sl Slot, slot int, p *mapping.AccessPath, binds map[string]binding, ranges map[string][]rangeCond) *access {
+func tryPath(slot int, p *mapping.AccessPath, binds map[string]binding, ranges map[string][]rangeCond) *access {
 	for _, c := range p.PK.Columns() {
 		if len(binds[c]) == 0 {
 			return nil
@@ -202,7 +202,7 @@ func (a *access) pkText() string {
 
 // scanHint says which conditions would let DynamoDB read the entity by
 // key: one clause per access path.
-func scanHint(sl Slot, m *mapping.Mapping) string {
+func scanHint(sl Slot) string {
 	var ways []string
 	for _, p := range sl.Entity.Paths() {
 		var conds []string

@@ -107,9 +107,3 @@ func hasAggregate(e parser.Expr) bool {
 	})
 	return found
 }
-
-// literalOf returns the literal e is, if it is one.
-func literalOf(e parser.Expr) (*parser.Literal, bool) {
-	l, ok := e.(*parser.Literal)
-	return l, ok
-}

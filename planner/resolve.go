@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/errs"
@@ -183,8 +182,4 @@ func (s *scope) slotsOf(e parser.Expr) map[int]bool {
 		set[s.slotOf(c)] = true
 	}
 	return set
-}
-
-func (s *scope) errAt(pos int, kind errs.Kind, format string, args ...any) *errs.Error {
-	return errs.New(kind, "%s", fmt.Sprintf(format, args...)).At(s.sql, pos)
 }

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -173,7 +172,7 @@ func (b *selectBuilder) driver() (Node, error) {
 		if b.left[s] {
 			continue
 		}
-		a := bestAccess(b.p.m, b.sc.slots[s], s, b.bindings(s), b.ranges(s))
+		a := bestAccess(b.sc.slots[s], s, b.bindings(s), b.ranges(s))
 		switch {
 		case a == nil:
 		case a.point:
@@ -226,7 +225,7 @@ func (b *selectBuilder) group(a *access) []*access {
 		if s == a.slot || (b.left[s] && !b.precededBy(s, group)) {
 			continue
 		}
-		o := bestAccessOn(b.p.m, b.sc.slots[s], s, a.path, b.bindings(s), b.ranges(s))
+		o := bestAccessOn(b.sc.slots[s], s, a.path, b.bindings(s), b.ranges(s))
 		if o != nil && o.pkText() == key {
 			group = append(group, o)
 			partitionRead = partitionRead || !o.point
@@ -298,10 +297,10 @@ func commonSortCond(group []*access) *SortCond {
 }
 
 // bestAccessOn is bestAccess restricted to one path.
-func bestAccessOn(m *mapping.Mapping, sl Slot, slot int, path *mapping.AccessPath, binds map[string]binding, ranges map[string][]rangeCond) *access {
+func bestAccessOn(sl Slot, slot int, path *mapping.AccessPath, binds map[string]binding, ranges map[string][]rangeCond) *access {
 	for _, p := range sl.Entity.Paths() {
 		if p.Index == path.Index {
-			return tryPath(m, sl, slot, p, binds, ranges)
+			return tryPath(slot, p, binds, ranges)
 		}
 	}
 	return nil
@@ -335,7 +334,7 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 		leaf = q
 	}
 	b.placed[a.slot] = true
-	var node Node = leaf
+	node := leaf
 	if outer != nil {
 		j := &Join{Outer: outer, Inner: leaf, Left: b.left[a.slot], Slots: []int{a.slot}}
 		switch {
@@ -395,7 +394,7 @@ func (b *selectBuilder) lookupStep(outer Node) (Node, error) {
 		if first < 0 {
 			first = s
 		}
-		a := bestAccess(b.p.m, b.sc.slots[s], s, b.bindings(s), b.ranges(s))
+		a := bestAccess(b.sc.slots[s], s, b.bindings(s), b.ranges(s))
 		switch {
 		case a == nil:
 		case a.point && b.left[s]:
@@ -507,7 +506,7 @@ func (b *selectBuilder) refuse(s int) error {
 		pos = b.sel.From[s].Pos
 	}
 	e := errs.New(errs.Refused, "%s would need a Scan of %s", what, b.p.m.Table).At(b.sc.sql, pos)
-	hint := "add " + scanHint(sl, b.p.m)
+	hint := "add " + scanHint(sl)
 	var nonKey []string
 	for _, c := range by {
 		if !sl.Entity.IsKeyColumn(c) {
@@ -898,8 +897,6 @@ func (c *classes) member(col *parser.Column, ok func(*parser.Column) bool) *pars
 	sort.Strings(keys)
 	return c.cols[keys[0]]
 }
-
-func (b *selectBuilder) String() string { return fmt.Sprintf("placed %v", b.placed) }
 
 // markExact marks as applied the WHERE conjuncts that the read's key
 // already guarantees: an equality or IN list on a key column whose values
