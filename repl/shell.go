@@ -23,8 +23,10 @@ type ShellConfig struct {
 	// Stdin lets tests drive the shell without a terminal.
 	Stdin          io.ReadCloser
 	Stdout, Stderr io.Writer
-	// NotTerminal makes readline treat the streams as plain pipes.
-	NotTerminal bool
+	// FakeTerminal makes readline print prompts and edit lines on
+	// streams that are not a terminal, without touching terminal modes:
+	// for tests that drive the shell through pipes.
+	FakeTerminal bool
 }
 
 // Shell reads lines with readline until Ctrl-D or \q. A statement may
@@ -45,8 +47,12 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 		Stdout:                 c.Stdout,
 		Stderr:                 c.Stderr,
 	}
-	if c.NotTerminal {
+	if c.FakeTerminal {
+		cfg.ForceUseInteractive = true
 		cfg.FuncIsTerminal = func() bool { return false }
+		cfg.FuncMakeRaw = func() error { return nil }
+		cfg.FuncExitRaw = func() error { return nil }
+		cfg.FuncGetWidth = func() int { return 80 }
 	}
 	rl, err := readline.NewEx(cfg)
 	if err != nil {
