@@ -339,6 +339,15 @@ func TestCopies(t *testing.T) {
 				}
 			})
 
+			t.Run("a new author moves the post in GSI1 and refills its copy", func(t *testing.T) {
+				sql := "UPDATE posts SET authorId = '3' WHERE id IN ('p010', 'p011')"
+				_, sent := exec(t, fx, sql, sql)
+				wantRequests(t, "a change of author", sent, map[string]int{"BatchGetItem": 1, "GetItem": 2, "PutItem": 2})
+				agree(t, fx, blogChecks...)
+				agree(t, fx, check{sql: "SELECT id, authorId, authorName, tags FROM posts WHERE id IN ('p010', 'p011')",
+					sqlite: "SELECT p.id, p.authorId, u.name, p.tags FROM posts p LEFT JOIN users u ON u.id = p.authorId WHERE p.id IN ('p010', 'p011')"})
+			})
+
 			t.Run("drift is listed and repaired", func(t *testing.T) {
 				for _, id := range []string{"p002", "p003"} {
 					_, err := fx.Client.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(fx.Mapping.Table),

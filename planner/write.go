@@ -129,7 +129,13 @@ func constant(e parser.Expr, args []value.Value) (value.Value, error) {
 // checkKeys renders every key template of e from row, so that a missing
 // key column is an error before any request, naming the column.
 func checkKeys(e *mapping.Entity, row mapping.Row) error {
+	attrs := baseAttrs(e)
 	for _, attr := range sortedCols(e.Templates) {
+		if !slices.Contains(attrs, attr) {
+			attrs = append(attrs, attr)
+		}
+	}
+	for _, attr := range attrs {
 		t := e.Templates[attr]
 		if _, err := t.Render(row); err != nil {
 			for _, c := range t.Columns() {

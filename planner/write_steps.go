@@ -59,7 +59,19 @@ func (a *Assign) String() string {
 	if a.Remove() {
 		return a.Column
 	}
-	return a.Column + " = " + parser.Format(a.Expr)
+	return a.Column + " = " + attrText(a.Expr)
+}
+
+// attrText formats e as DynamoDB sees it: columns are attribute names,
+// without the statement's table alias.
+func attrText(e parser.Expr) string {
+	bare, _ := rewrite(e, func(x parser.Expr) (parser.Expr, error) {
+		if c, ok := x.(*parser.Column); ok {
+			return &parser.Column{Name: c.Name, Pos: -1}, nil
+		}
+		return x, nil
+	})
+	return parser.Format(bare)
 }
 
 // updateText prints an UpdateExpression as EXPLAIN shows it.
@@ -89,9 +101,9 @@ func condText(guard string, cond parser.Expr) string {
 		return guard
 	}
 	if guard == "" {
-		return parser.Format(cond)
+		return attrText(cond)
 	}
-	return guard + " AND " + parser.Format(cond)
+	return guard + " AND " + attrText(cond)
 }
 
 // InsertRows puts new rows of one entity. Each item carries every key
@@ -125,12 +137,7 @@ func (ins *InsertRows) Describe() (string, []string, []Node) {
 	}
 	var inputs []Node
 	for _, c := range ins.Fills {
-		inputs = append(inputs, &Send{&Request{Op: "GetItem", Table: ins.Table, Consistent: true,
-			Key:     sourceKeyText(c, "{"+ins.Entity.Name+"."+c.KeyColumn+"}"),
-			Reads:   []string{c.Source.Name},
-			Project: []string{c.SourceColumn},
-			Per:     "distinct " + c.KeyColumn,
-			Note:    fmt.Sprintf("fills %s.%s from %s.%s, or checks the value given", ins.Entity.Name, c.Column, c.Source.Name, c.SourceColumn)}})
+		inputs = append(inputs, fillRequest(ins.Table, ins.Entity, c))
 	}
 	put := func(row mapping.Row) *Request {
 		return &Request{Op: "PutItem", Table: ins.Table, Key: ins.keyText(row),
@@ -158,6 +165,16 @@ func (ins *InsertRows) Describe() (string, []string, []Node) {
 		}
 	}
 	return title, nil, inputs
+}
+
+// fillRequest describes the GetItem that reads a copy's source value.
+func fillRequest(table string, e *mapping.Entity, c *mapping.Copy) *Send {
+	return &Send{&Request{Op: "GetItem", Table: table, Consistent: true,
+		Key:     sourceKeyText(c, "{"+e.Name+"."+c.KeyColumn+"}"),
+		Reads:   []string{c.Source.Name},
+		Project: []string{c.SourceColumn},
+		Per:     "distinct " + c.KeyColumn,
+		Note:    fmt.Sprintf("fills %s.%s from %s.%s, or checks the value given", e.Name, c.Column, c.Source.Name, c.SourceColumn)}}
 }
 
 // keyText prints a row's base key as EXPLAIN shows it.
@@ -286,15 +303,20 @@ func (u *UpdateRows) Describe() (string, []string, []Node) {
 	switch {
 	case u.Move:
 		title += " (moves items: SET of a key column)"
-		oldGuard := condText(guard, u.Cond) + " AND every other column as read"
-		tx := &Transact{Table: u.Table, Note: "per row whose base key changes"}
-		tx.Actions = []Node{
-			&Send{&Request{Op: "DeleteItem", Table: u.Table, Key: u.keyText(), Condition: oldGuard}},
-			&Send{&Request{Op: "PutItem", Table: u.Table, Key: "the new key", Condition: "attribute_not_exists(" + u.PKAttr + ")",
-				Note: "item: the row read, with " + updateText(u.Set)}},
+		for _, c := range u.Fills {
+			inputs = append(inputs, fillRequest(u.Table, u.Entity, c))
 		}
-		inputs = append(inputs, tx, &Send{&Request{Op: "PutItem", Table: u.Table, Key: u.keyText(), Condition: oldGuard,
-			Per: "row whose base key stays", Note: "item: the row read, with " + updateText(u.Set) + " and its index keys rendered again"}})
+		oldGuard := condText(guard, u.Cond) + " AND every non-key column as read"
+		item := "item: the row read, with " + updateText(u.Set) + ", every key attribute rendered again"
+		if u.movesBase() {
+			inputs = append(inputs, &Transact{Table: u.Table, Note: "per row read", Actions: []Node{
+				&Send{&Request{Op: "DeleteItem", Table: u.Table, Key: u.keyText(), Condition: oldGuard}},
+				&Send{&Request{Op: "PutItem", Table: u.Table, Key: "the new key", Condition: "attribute_not_exists(" + u.PKAttr + ")", Note: item}},
+			}})
+		} else {
+			inputs = append(inputs, &Send{&Request{Op: "PutItem", Table: u.Table, Key: u.keyText(), Condition: oldGuard,
+				Per: "row read, in parallel", Note: item}})
+		}
 	default:
 		per := "statement"
 		if u.Read != nil {
@@ -311,6 +333,20 @@ func (u *UpdateRows) Describe() (string, []string, []Node) {
 		inputs = append(inputs, f)
 	}
 	return title, nil, inputs
+}
+
+// movesBase reports whether the SET changes a column of the base key.
+func (u *UpdateRows) movesBase() bool {
+	for _, attr := range baseAttrs(u.Entity) {
+		for _, c := range u.Entity.Templates[attr].Columns() {
+			for _, a := range u.Set {
+				if a.Column == c {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (u *UpdateRows) arithNote() string {
@@ -394,15 +430,16 @@ type FanOut struct {
 // MaxRounds bounds the Queries of one fan-out for one source row.
 const MaxRounds = 3
 
-// QueryRequest describes the Query that finds the copies.
-func (f *FanOut) QueryRequest() *Request {
+// QueryRequest describes the Query that finds the copies, sent once per
+// what.
+func (f *FanOut) QueryRequest(per string) *Request {
 	p := f.Copy.Path
 	key := p.PKAttr + " = " + bindText(p.PK, "{"+f.Copy.Source.Name+"."+f.SourceKey+"}")
 	if prefix := f.SKPrefix(); prefix != "" {
 		key += " AND begins_with(" + p.SKAttr + ", " + value.Literal(prefix) + ")"
 	}
 	return &Request{Op: "Query", Table: f.Table, Index: p.Index, Key: key, Reads: []string{f.Copier.Name},
-		Project: f.Project(), Per: "source row, repeated until no new stale copy shows (at most 3)"}
+		Project: f.Project(), Per: per}
 }
 
 // SKPrefix is the literal start of the copy path's sort key template,
@@ -422,7 +459,7 @@ func (f *FanOut) Project() []string {
 // UpdateRequest describes the UpdateItem sent for each stale copy.
 func (f *FanOut) UpdateRequest() *Request {
 	return &Request{Op: "UpdateItem", Table: f.Table, Key: rowKeyText(f.Copier, f.Copier.Name),
-		Condition: f.Copy.Column + " = {the value the Query saw} (attribute_not_exists when it had none)",
+		Condition: "attribute_exists(" + baseAttrs(f.Copier)[0] + ") AND " + f.Copy.Column + " = {the value the Query saw} (attribute_not_exists when it had none)",
 		Update:    "SET " + f.Copy.Column + " = {" + f.Copy.Source.Name + "." + f.Copy.SourceColumn + " as written}",
 		Per:       "copy that differs, in parallel"}
 }
@@ -431,7 +468,7 @@ func (f *FanOut) UpdateRequest() *Request {
 func (f *FanOut) Describe() (string, []string, []Node) {
 	title := fmt.Sprintf("fan-out %s.%s from %s.%s (copies found by %s)", f.Copier.Name, f.Copy.Column, f.Copy.Source.Name,
 		f.Copy.SourceColumn, pathName(f.Copy.Path))
-	return title, nil, []Node{&Send{f.QueryRequest()}, &Send{f.UpdateRequest()}}
+	return title, nil, []Node{&Send{f.QueryRequest("source row written, repeated while it shows stale copies not yet tried (at most 3)")}, &Send{f.UpdateRequest()}}
 }
 
 func pathName(p *mapping.AccessPath) string {
@@ -464,7 +501,7 @@ func (c *CopyCheck) Describe() (string, []string, []Node) {
 	}
 	inputs := []Node{c.Read}
 	for _, f := range c.FanOuts {
-		inputs = append(inputs, &Send{f.QueryRequest()})
+		inputs = append(inputs, &Send{f.QueryRequest("source row")})
 		if c.Repair {
 			inputs = append(inputs, &Send{f.UpdateRequest()})
 		}
