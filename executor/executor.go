@@ -92,11 +92,11 @@ func (r *Rows) Next() bool {
 	row, err := r.it.next(r.ctx)
 	if err != nil {
 		r.err = err
-		r.Close()
+		_ = r.Close()
 		return false
 	}
 	if row == nil {
-		r.Close()
+		_ = r.Close()
 		return false
 	}
 	r.row = row
