@@ -1,18 +1,3 @@
-// Package dynosql runs SQL against a DynamoDB single-table design. A
-// mapping file describes the logical tables (entities) stored in one
-// DynamoDB table; dynosql turns each statement into the key-based requests
-// an expert would write (GetItem, Query, BatchGetItem, conditional writes,
-// TransactWriteItems), stitches joins on the client, and refuses any
-// statement that would need a Scan before sending anything.
-//
-// Open a DB with a mapping and an aws-sdk-go-v2 DynamoDB client:
-//
-//	m, err := mapping.Load("mapping.yaml")
-//	db, err := dynosql.Open(ctx, m, dynamodb.NewFromConfig(cfg))
-//	rows, err := db.Query(ctx, "SELECT name FROM students WHERE id = ?", "a91")
-//
-// The package github.com/dynosql/dynosql/driver offers the same through
-// database/sql.
 package dynosql
 
 import (
@@ -124,8 +109,10 @@ func (db *DB) Close() error {
 	return first
 }
 
-// Explain plans sql without sending anything and returns the plan; its
-// String method draws the tree EXPLAIN prints.
+// Explain plans sql with args without sending anything and returns the
+// plan: its String method draws the tree EXPLAIN prints, and Requests
+// lists the DynamoDB requests, the JSON form. EXPLAIN in front of sql is
+// allowed and ignored. QueryPlan or ExecPlan run the plan.
 func (db *DB) Explain(sql string, args ...any) (*planner.Plan, error) {
 	stmt, err := parser.Parse(sql)
 	if err != nil {
@@ -182,6 +169,7 @@ func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
 
 // Result is what a write did.
 type Result struct {
+	// RowsAffected counts the rows inserted, updated or deleted.
 	RowsAffected int64
 	// CopiesUpdated and CopiesSkipped count, for an UPDATE of a value that
 	// other items copy, the copies rewritten and the copies left because

@@ -16,7 +16,7 @@ import (
 
 // Rows is the result of a query, read as Next asks for it, like
 // database/sql's Rows. Close it when done early: that stops the requests
-// still in flight.
+// still in flight. A Rows belongs to one goroutine.
 type Rows struct {
 	src     *executor.Rows
 	columns []string
@@ -86,7 +86,7 @@ func (r *Rows) Values() []any {
 
 // RawValues returns the current row in dynosql's own value model, for the
 // packages of this module that print values exactly (numbers keep their
-// decimal text).
+// decimal text). Programs outside the module use Scan or Values.
 func (r *Rows) RawValues() []value.Value { return r.row }
 
 // Scan copies the current row into dest, one pointer per column:
@@ -167,10 +167,10 @@ func scanOne(dest any, v value.Value) error {
 	return nil
 }
 
-// DriverValue converts a value to what database/sql drivers return:
-// int64 or float64 for numbers, string, bool, nil, and JSON text for
-// lists, maps and sets.
-func DriverValue(v value.Value) any {
+// DriverValue converts a value of RawValues to what database/sql drivers
+// return: int64 for whole numbers that fit, else float64, string, bool,
+// nil, and JSON text for lists, maps and sets.
+func DriverValue(v any) any {
 	switch x := v.(type) {
 	case nil, string, bool:
 		return x
