@@ -1,0 +1,338 @@
+package dynosql_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/internal/value"
+)
+
+// embedded is the backend for tests of behaviour that does not depend on
+// the DynamoDB implementation.
+var embedded = testkit.Backends()[1]
+
+func TestRefusedSelectIsAScanRefusedError(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	const q = "SELECT s.id FROM students s WHERE s.name = 'Ann Lee'"
+	_, err := fx.DB.Query(context.Background(), q)
+	var refused *dynosql.ScanRefusedError
+	if !errors.As(err, &refused) {
+		t.Fatalf("got %v (%T), want a *dynosql.ScanRefusedError", err, err)
+	}
+	if refused.Entity != "students" || refused.Alias != "s" || refused.Table != fx.Mapping.Table {
+		t.Errorf("refused %s %s in %s, want students s in %s", refused.Entity, refused.Alias, refused.Table, fx.Mapping.Table)
+	}
+	var e *dynosql.Error
+	if !errors.As(err, &e) || !errors.Is(err, dynosql.ErrRefused) {
+		t.Errorf("a ScanRefusedError must also be a *dynosql.Error of kind refused; got %v", err)
+	}
+	if _, err := fx.DB.Explain(q); !errors.As(err, &refused) {
+		t.Errorf("Explain: got %v, want the same refusal", err)
+	}
+}
+
+func TestErrorsCarryTheirPositionInTheStatement(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	cases := []struct {
+		sql  string
+		kind error
+		at   string // the text the position points at
+	}{
+		{"SELECT name FROM studnets WHERE id = 'a91'", dynosql.ErrInvalid, "studnets"},
+		{"SELECT nme FROM students WHERE id = 'a91'", dynosql.ErrInvalid, "nme"},
+		{"SELECT name FROM students WHERE id = 'a91", dynosql.ErrSyntax, "'a91"},
+	}
+	for _, c := range cases {
+		t.Run(c.sql, func(t *testing.T) {
+			_, err := fx.DB.Query(context.Background(), c.sql)
+			var e *dynosql.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("got %v (%T), want a *dynosql.Error", err, err)
+			}
+			if !errors.Is(err, c.kind) {
+				t.Errorf("got kind %s, want %v", e.Kind, c.kind)
+			}
+			if e.Pos < 0 || !strings.HasPrefix(c.sql[e.Pos:], c.at) {
+				t.Errorf("position %d, want the offset of %q; detail:\n%s", e.Pos, c.at, e.Detail())
+			}
+		})
+	}
+}
+
+func TestASyntaxErrorHasAPosition(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	const q = "SELECT name FROM students wher id = 'a91'"
+	_, err := fx.DB.Query(context.Background(), q)
+	var e *dynosql.Error
+	if !errors.As(err, &e) || !errors.Is(err, dynosql.ErrSyntax) {
+		t.Fatalf("got %v (%T), want a *dynosql.Error of kind syntax", err, err)
+	}
+	if e.Pos < 0 || e.Pos > len(q) || e.SQL != q {
+		t.Errorf("got position %d in %q, want a position in the statement", e.Pos, e.SQL)
+	}
+}
+
+func TestBackendErrorsNameTheRequest(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "school")
+			m := *fx.Mapping
+			m.Table += "-missing"
+			db, err := dynosql.Open(context.Background(), &m, fx.Client, dynosql.WithoutTableCheck())
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = queryAll(db, "SELECT name FROM students WHERE id = 'a91'")
+			var be *dynosql.BackendError
+			if !errors.As(err, &be) || !errors.Is(err, dynosql.ErrBackend) {
+				t.Fatalf("got %v (%T), want a *dynosql.BackendError", err, err)
+			}
+			if be.Op != "GetItem" || be.Code != "ResourceNotFoundException" {
+				t.Errorf("got op %q code %q, want GetItem and ResourceNotFoundException", be.Op, be.Code)
+			}
+			var api smithy.APIError
+			if !errors.As(err, &api) {
+				t.Errorf("the SDK's error must stay reachable with errors.As; got %v", err)
+			}
+		})
+	}
+}
+
+func TestOpenChecksTheTableExists(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	m := *fx.Mapping
+	m.Table += "-missing"
+	_, err := dynosql.Open(context.Background(), &m, fx.Client)
+	if !errors.Is(err, dynosql.ErrBackend) || !strings.Contains(err.Error(), m.Table) {
+		t.Errorf("got %v, want a backend error naming %s", err, m.Table)
+	}
+}
+
+func TestScanIntoCommonTypes(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	rows, err := fx.DB.Query(context.Background(),
+		"SELECT s.id, s.name, s.year, s.year, s.year * 1.5, s.id = 'a91', s.email, s.year FROM students s WHERE s.id = ?", "a91")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = rows.Close() }()
+	if !rows.Next() {
+		t.Fatalf("no row: %v", rows.Err())
+	}
+	var (
+		id    sql.NullString
+		name  string
+		year  int64
+		yearI int
+		f     float64
+		isAnn bool
+		email []byte
+		raw   any
+	)
+	if err := rows.Scan(&id, &name, &year, &yearI, &f, &isAnn, &email, &raw); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintln(id, name, year, yearI, f, isAnn, string(email), raw)
+	if want := "{a91 true} Ann Lee 2 2 3 true ann.lee@example.edu 2\n"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := rows.ColumnTypes(), []string{"S", "S", "N", "N", "N", "BOOL", "S", "N"}; !slices.Equal(got, want) {
+		t.Errorf("ColumnTypes: got %q, want %q", got, want)
+	}
+	if rows.Next() {
+		t.Error("one row expected")
+	}
+}
+
+func TestScanRefusesWhatDoesNotFit(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	// sem100 has no credits.
+	cases := []struct {
+		name string
+		sql  string
+		dest any
+	}{
+		{"NULL into a string", "SELECT credits FROM courses WHERE id = 'sem100'", new(string)},
+		{"text into an int", "SELECT title FROM courses WHERE id = 'cs101'", new(int64)},
+		{"a fraction into an int", "SELECT credits / 3 FROM courses WHERE id = 'cs101'", new(int)},
+		{"a number into a bool", "SELECT credits FROM courses WHERE id = 'cs101'", new(bool)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rows, err := fx.DB.Query(context.Background(), c.sql)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = rows.Close() }()
+			if !rows.Next() {
+				t.Fatalf("no row: %v", rows.Err())
+			}
+			if err := rows.Scan(c.dest); !errors.Is(err, dynosql.ErrInvalid) {
+				t.Errorf("got %v, want an invalid-scan error", err)
+			}
+		})
+	}
+}
+
+func TestListsScanAsJSONOrGoValues(t *testing.T) {
+	fx := testkit.Load(t, embedded, "blog")
+	rows, err := fx.DB.Query(context.Background(), "SELECT tags, tags FROM posts WHERE id = 'p001'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = rows.Close() }()
+	if !rows.Next() {
+		t.Fatalf("no row: %v", rows.Err())
+	}
+	var js []byte
+	var list any
+	if err := rows.Scan(&js, &list); err != nil {
+		t.Fatal(err)
+	}
+	if string(js) != `["dynamodb","testing"]` || fmt.Sprint(list) != "[dynamodb testing]" {
+		t.Errorf("got %s and %v, want p001's tags dynamodb, testing", js, list)
+	}
+	if got := rows.ColumnTypes(); !slices.Equal(got, []string{"L", "L"}) {
+		t.Errorf("ColumnTypes: got %q, want L, L", got)
+	}
+}
+
+func TestExplainSendsNothing(t *testing.T) {
+	var requests atomic.Int64
+	count := dynosql.WithRequestHook(func(*dynamodb.Options) { requests.Add(1) })
+	fx := testkit.Load(t, embedded, "school", count)
+	const q = "SELECT c.title FROM enrollments e JOIN courses c ON c.id = e.course_id WHERE e.student_id = ?"
+	plan, err := fx.DB.Explain(q, "a91")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("Explain sent %d requests", n)
+	}
+	if !strings.Contains(plan.String(), "batch-get") {
+		t.Errorf("plan without the batch-get of courses:\n%s", plan)
+	}
+	rows, err := queryAll(fx.DB, "EXPLAIN "+strings.Replace(q, "?", "'a91'", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, r := range rows {
+		lines = append(lines, r[0].(string))
+	}
+	if got := strings.Join(lines, "\n") + "\n"; got != plan.String() || requests.Load() != 0 {
+		t.Errorf("EXPLAIN rows differ from Explain or sent requests:\n%s", got)
+	}
+	rs, err := fx.DB.QueryPlan(context.Background(), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = rs.Close() }()
+	n := 0
+	for rs.Next() {
+		n++
+	}
+	// a91 takes five courses.
+	if rs.Err() != nil || n != 5 || requests.Load() == 0 {
+		t.Errorf("QueryPlan of the explained plan: %d rows, %v, after %d requests", n, rs.Err(), requests.Load())
+	}
+}
+
+func TestQueryAndExecRefuseEachOthersStatements(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	ctx := context.Background()
+	if _, err := fx.DB.Exec(ctx, "SELECT name FROM students WHERE id = 'a91'"); !errors.Is(err, dynosql.ErrInvalid) {
+		t.Errorf("Exec of a SELECT: got %v, want an invalid-use error", err)
+	}
+	if _, err := fx.DB.Query(ctx, "SELECT name FROM students WHERE id = ?"); !errors.Is(err, dynosql.ErrInvalid) {
+		t.Errorf("a placeholder without an argument: got %v, want an invalid error", err)
+	}
+	if _, err := fx.DB.Query(ctx, "SELECT name FROM students WHERE id = ?", struct{}{}); !errors.Is(err, dynosql.ErrInvalid) {
+		t.Errorf("an argument of no DynamoDB type: got %v, want an invalid error", err)
+	}
+}
+
+// TestConcurrentUse runs the school selects from many goroutines at once
+// on one DB and expects every goroutine to see what a lone caller sees.
+// Under -race it also checks that the DB shares no unguarded state.
+func TestConcurrentUse(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "school", dynosql.WithConcurrency(4))
+			want := make([]string, len(testkit.SchoolSelects))
+			for i, q := range testkit.SchoolSelects {
+				rows, err := queryAll(fx.DB, q.SQL, q.Args...)
+				if err != nil {
+					t.Fatalf("%s: %v", q.SQL, err)
+				}
+				want[i] = canonical(rows, q.Ordered())
+			}
+			const goroutines = 16
+			var wg sync.WaitGroup
+			errc := make(chan error, goroutines)
+			for g := range goroutines {
+				wg.Go(func() {
+					// Each goroutine starts at a different statement, so that
+					// different plans run side by side.
+					for k := range testkit.SchoolSelects {
+						i := (g*5 + k) % len(testkit.SchoolSelects)
+						q := testkit.SchoolSelects[i]
+						rows, err := queryAll(fx.DB, q.SQL, q.Args...)
+						if err == nil && canonical(rows, q.Ordered()) != want[i] {
+							err = errors.New("rows differ from a lone caller's")
+						}
+						if err != nil {
+							errc <- fmt.Errorf("goroutine %d, %s: %w", g, q.SQL, err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errc)
+			for err := range errc {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// queryAll runs sql and returns every row in dynosql's value model.
+func queryAll(db *dynosql.DB, sql string, args ...any) ([][]value.Value, error) {
+	rows, err := db.Query(context.Background(), sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = rows.Close() }()
+	var out [][]value.Value
+	for rows.Next() {
+		out = append(out, rows.RawValues())
+	}
+	return out, rows.Err()
+}
+
+// canonical renders rows as text, sorted unless their order is fixed.
+func canonical(rows [][]value.Value, ordered bool) string {
+	lines := make([]string, len(rows))
+	for i, r := range rows {
+		lines[i] = fmt.Sprintf("%#v", r)
+	}
+	if !ordered {
+		slices.Sort(lines)
+	}
+	return strings.Join(lines, "\n")
+}
