@@ -58,8 +58,8 @@ func (c *conn) Begin() (driver.Tx, error) {
 
 // BeginTx refuses: see the package documentation.
 func (c *conn) BeginTx(context.Context, driver.TxOptions) (driver.Tx, error) {
-	return nil, errs.New(errs.Unsupported, "dynosql does not support transactions; each statement is atomic on its own (a multi-row INSERT is one TransactWriteItems)").
-		WithHint("run the statements on the sql.DB, without Begin")
+	return nil, errs.New(errs.Unsupported, "dynosql does not support transactions: DynamoDB cannot hold one open across statements").
+		WithHint("run each statement on the sql.DB; a multi-row INSERT is written by TransactWriteItems, all or nothing per 100 items")
 }
 
 // QueryContext implements driver.QueryerContext.

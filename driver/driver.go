@@ -60,9 +60,11 @@
 // # Transactions
 //
 // Begin and BeginTx fail with an error of kind dynosql.ErrUnsupported.
-// DynamoDB's TransactWriteItems takes every write up front and returns
-// nothing to read in between, so it cannot back an interactive
-// transaction; each statement is atomic on its own instead.
+// DynamoDB's TransactWriteItems takes every write of a transaction in one
+// request and lets nothing be read in between, so it cannot back a
+// transaction that spans statements. Within one statement, dynosql uses
+// it where it can: a multi-row INSERT is written all or nothing, in
+// transactions of up to 100 items.
 package driver
 
 import (

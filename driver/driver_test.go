@@ -69,7 +69,7 @@ func rootRows(t *testing.T, db *dynosql.DB, q testkit.Select) [][]any {
 	if err != nil {
 		t.Fatalf("root API: %v", err)
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	var out [][]any
 	for rows.Next() {
 		var row []any
@@ -88,7 +88,7 @@ func rootRows(t *testing.T, db *dynosql.DB, q testkit.Select) [][]any {
 // to *any destinations.
 func scanAll(t *testing.T, rows *sql.Rows) [][]any {
 	t.Helper()
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	cols, err := rows.Columns()
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestColumnTypesNameDynamoDBTypes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer rows.Close()
+			defer func() { _ = rows.Close() }()
 			cts, err := rows.ColumnTypes()
 			if err != nil {
 				t.Fatal(err)
@@ -174,7 +174,7 @@ func TestPreparedStatementsCheckTheirArgumentCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer func() { _ = st.Close() }()
 	var names []string
 	rows, err := st.Query("a91", "c12", 10)
 	if err != nil {
@@ -274,12 +274,10 @@ func TestTypedErrorsPassThroughDatabaseSQL(t *testing.T) {
 	}
 }
 
-func TestExecReportsRowsAffected(t *testing.T) {
+func TestExecReportsRowsAffectedAndConflicts(t *testing.T) {
 	db, _ := openSQL(t, testkit.Backends()[1])
-	res, err := db.Exec("INSERT INTO courses (id, title, credits) VALUES (?, ?, ?)", "zz999", "Test Course", 1)
-	if errors.Is(err, dynosql.ErrUnsupported) {
-		t.Skipf("INSERT is not implemented yet: %v", err)
-	}
+	const insert = "INSERT INTO courses (id, title, credits) VALUES (?, ?, ?)"
+	res, err := db.Exec(insert, "zz999", "Test Course", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,6 +286,11 @@ func TestExecReportsRowsAffected(t *testing.T) {
 	}
 	if _, err := res.LastInsertId(); !errors.Is(err, dynosql.ErrUnsupported) {
 		t.Errorf("LastInsertId: got %v, want an unsupported error", err)
+	}
+	_, err = db.Exec(insert, "zz999", "Again", 2)
+	var cf *dynosql.ConditionFailedError
+	if !errors.As(err, &cf) || !errors.Is(err, dynosql.ErrConflict) || cf.Entity != "courses" {
+		t.Errorf("inserting zz999 twice: got %v (%T), want a ConditionFailedError on courses", err, err)
 	}
 }
 
@@ -348,7 +351,7 @@ func TestOpenWithADSNForDynamoDBLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer data.Close()
+	defer func() { _ = data.Close() }()
 	if _, err := backend.Load(ctx, client, m, data); err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +361,7 @@ func TestOpenWithADSNForDynamoDBLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	var name string
 	if err := db.QueryRow("SELECT name FROM students WHERE id = ?", "a91").Scan(&name); err != nil || name != "Ann Lee" {
 		t.Errorf("got %q, %v; want Ann Lee", name, err)
@@ -371,7 +374,7 @@ func TestOpenEmbeddedDSNs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer db.Close()
+		defer func() { _ = db.Close() }()
 		var n int
 		if err := db.QueryRow("SELECT COUNT(*) FROM enrollments WHERE course_id = 'cs101'").Scan(&n); err != nil || n != 258 {
 			t.Errorf("got %d, %v; want 258 enrollments in cs101", n, err)
@@ -383,7 +386,7 @@ func TestOpenEmbeddedDSNs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer db.Close()
+		defer func() { _ = db.Close() }()
 		err = db.QueryRow("SELECT name FROM students WHERE id = 'a91'").Scan(new(string))
 		if !errors.Is(err, sql.ErrNoRows) {
 			t.Errorf("got %v, want no rows", err)
@@ -418,7 +421,7 @@ func TestAMissingMappingFileFailsAtFirstUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	if err := db.Ping(); err == nil || !strings.Contains(err.Error(), "none.yaml") {
 		t.Errorf("Ping: got %v, want an error naming the missing file", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"log"
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/driver"
@@ -18,9 +17,10 @@ import (
 func Example() {
 	db, err := sql.Open("dynosql", "demo=1")
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 
 	rows, err := db.Query(`
 		SELECT c.title, e.grade
@@ -28,14 +28,16 @@ func Example() {
 		WHERE e.student_id = ?
 		ORDER BY c.title`, "a91")
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	for rows.Next() {
 		var title string
 		var grade sql.NullString
 		if err := rows.Scan(&title, &grade); err != nil {
-			log.Fatal(err)
+			fmt.Println(err)
+			return
 		}
 		if !grade.Valid {
 			grade.String = "(no grade yet)"
@@ -43,7 +45,8 @@ func Example() {
 		fmt.Printf("%-20s %s\n", title, grade.String)
 	}
 	if err := rows.Err(); err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	// Output:
 	// Drawing Studio       F
@@ -59,20 +62,23 @@ func ExampleNewConnector() {
 	ctx := context.Background()
 	ddb, err := dynosql.OpenDemo(ctx)
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
-	defer ddb.Close()
+	defer func() { _ = ddb.Close() }()
 	db := sql.OpenDB(driver.NewConnector(ddb))
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 
 	rows, err := db.QueryContext(ctx, "SELECT * FROM courses WHERE id = ?", "sem100")
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	types, err := rows.ColumnTypes()
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	for _, t := range types {
 		fmt.Printf("%s %s\n", t.Name(), t.DatabaseTypeName())
@@ -81,12 +87,14 @@ func ExampleNewConnector() {
 		var id, title string
 		var credits sql.NullInt64
 		if err := rows.Scan(&id, &credits, &title); err != nil {
-			log.Fatal(err)
+			fmt.Println(err)
+			return
 		}
 		fmt.Println(id, credits, title)
 	}
 	if err := rows.Err(); err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	// Output:
 	// id S
