@@ -54,8 +54,15 @@
 // and sets. ColumnTypeDatabaseTypeName reports the DynamoDB type of each
 // column (S, N, BOOL, L, M, SS, NS) as the mapping declares it.
 //
-// Exec returns a Result whose RowsAffected counts the items written;
-// LastInsertId is an error, as DynamoDB generates no keys.
+// Exec returns a Result whose RowsAffected counts the rows inserted,
+// updated or deleted (the counts of denormalized copies rewritten are in
+// dynosql.Result only); LastInsertId is an error, as DynamoDB generates
+// no keys.
+//
+// Errors come back from database/sql as dynosql returned them, so
+// errors.Is(err, dynosql.ErrRefused) and errors.As to *dynosql.Error,
+// *dynosql.ScanRefusedError or *dynosql.ConditionFailedError work on
+// them as on the root package's.
 //
 // # Transactions
 //
