@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/truora/minidyn/server"
@@ -17,9 +18,11 @@ import (
 // loopback port, so that the ordinary SDK client talks to it exactly as
 // it talks to AWS.
 type Embedded struct {
-	srv  *http.Server
-	url  string
-	done chan error
+	srv      *http.Server
+	url      string
+	done     chan error
+	close    sync.Once
+	closeErr error
 }
 
 // StartEmbedded starts an empty in-memory server on 127.0.0.1 at a free
@@ -47,11 +50,13 @@ func StartEmbedded() (*Embedded, error) {
 // URL returns the server's base URL, for Options.Endpoint.
 func (e *Embedded) URL() string { return e.url }
 
-// Close stops the server and drops its data.
+// Close stops the server and drops its data. Later calls do nothing.
 func (e *Embedded) Close() error {
-	err := e.srv.Close()
-	if serveErr := <-e.done; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
-		err = serveErr
-	}
-	return err
+	e.close.Do(func() {
+		e.closeErr = e.srv.Close()
+		if serveErr := <-e.done; !errors.Is(serveErr, http.ErrServerClosed) && e.closeErr == nil {
+			e.closeErr = serveErr
+		}
+	})
+	return e.closeErr
 }
