@@ -84,14 +84,14 @@ func exec(t *testing.T, fx *testkit.Fixture, sql, sqlite string) (dynosql.Result
 }
 
 // execErr runs sql expecting an error, and returns it with the requests sent.
-func execErr(t *testing.T, fx *testkit.Fixture, sql string) (error, executor.Snapshot) {
+func execErr(t *testing.T, fx *testkit.Fixture, sql string) (executor.Snapshot, error) {
 	t.Helper()
 	stats := executor.NewStats()
 	_, err := fx.DB.Exec(executor.WithStats(context.Background(), stats), sql)
 	if err == nil {
 		t.Fatalf("%s: no error", sql)
 	}
-	return err, stats.Snapshot()
+	return stats.Snapshot(), err
 }
 
 func wantRequests(t *testing.T, what string, got executor.Snapshot, want map[string]int) {
@@ -120,7 +120,7 @@ func TestWritesAgreeWithSQLite(t *testing.T) {
 				_, sent := exec(t, fx, sql, sql)
 				wantRequests(t, "INSERT", sent, map[string]int{"PutItem": 1})
 				agree(t, fx, enrollmentChecks...)
-				err, sent := execErr(t, fx, sql)
+				sent, err := execErr(t, fx, sql)
 				var cf *dynosql.ConditionFailedError
 				if !errors.As(err, &cf) || !errors.Is(err, dynosql.ErrConflict) {
 					t.Fatalf("second insert: %v (%T), want a conflict", err, err)
@@ -136,7 +136,7 @@ func TestWritesAgreeWithSQLite(t *testing.T) {
 				sql := "INSERT INTO enrollments (student_id, course_id, grade) VALUES ('k42','art150','A'), ('k42','cs101',NULL)"
 				_, sent := exec(t, fx, sql, sql)
 				wantRequests(t, "INSERT of 2 rows", sent, map[string]int{"TransactWriteItems": 1})
-				err, _ := execErr(t, fx, "INSERT INTO enrollments (student_id, course_id) VALUES ('k42','bio200'), ('a91','math204'), ('k42','chem101')")
+				_, err := execErr(t, fx, "INSERT INTO enrollments (student_id, course_id) VALUES ('k42','bio200'), ('a91','math204'), ('k42','chem101')")
 				if !errors.Is(err, dynosql.ErrConflict) || !strings.Contains(err.Error(), "(student_id='a91', course_id='math204') already exists") ||
 					!strings.Contains(err.Error(), "row 2 of 3") || !strings.Contains(err.Error(), "none of the rows was inserted") {
 					t.Errorf("conflict in a transaction: %v", err)
@@ -157,7 +157,7 @@ func TestWritesAgreeWithSQLite(t *testing.T) {
 					"UPDATE courses SET credits = credits * 2 WHERE id = 'math204'":                 "DynamoDB can only set a constant",
 					"UPDATE enrollments SET grade = 3 WHERE student_id = 'a91' AND course_id = 'x'": "enrollments.grade is S",
 				} {
-					err, sent := execErr(t, fx, sql)
+					sent, err := execErr(t, fx, sql)
 					if !strings.Contains(err.Error(), want) {
 						t.Errorf("%s: %v, want %q", sql, err, want)
 					}
@@ -165,7 +165,7 @@ func TestWritesAgreeWithSQLite(t *testing.T) {
 						t.Errorf("%s sent %v", sql, sent.Requests)
 					}
 				}
-				err, _ := execErr(t, fx, "UPDATE enrollments SET grade = 'A' WHERE grade = 'B'")
+				_, err := execErr(t, fx, "UPDATE enrollments SET grade = 'A' WHERE grade = 'B'")
 				var sr *dynosql.ScanRefusedError
 				if !errors.As(err, &sr) {
 					t.Errorf("UPDATE by a non-key column: %T, want a ScanRefusedError", err)
@@ -224,7 +224,7 @@ func TestWritesAgreeWithSQLite(t *testing.T) {
 				wantRequests(t, "a move", sent, map[string]int{"GetItem": 1, "TransactWriteItems": 1})
 				agree(t, fx, enrollmentChecks...)
 				agree(t, fx, check{sql: "SELECT student_id, grade FROM enrollments WHERE course_id = 'phys110'"})
-				err, _ := execErr(t, fx, "UPDATE enrollments SET course_id = 'geo330' WHERE student_id = 'k42' AND course_id = 'art150'")
+				_, err := execErr(t, fx, "UPDATE enrollments SET course_id = 'geo330' WHERE student_id = 'k42' AND course_id = 'art150'")
 				if !errors.Is(err, dynosql.ErrConflict) {
 					t.Errorf("move onto an existing edge: %v", err)
 				}
@@ -262,11 +262,13 @@ func TestInsertBatches(t *testing.T) {
 				vals = append(vals, fmt.Sprintf("('a91', 'y%03d', 'A')", i))
 			}
 			vals[119] = "('k42', 'x005', 'A')"
-			err, _ := execErr(t, fx, "INSERT INTO enrollments (student_id, course_id, grade) VALUES "+strings.Join(vals, ", "))
+			_, err := execErr(t, fx, "INSERT INTO enrollments (student_id, course_id, grade) VALUES "+strings.Join(vals, ", "))
 			if !strings.Contains(err.Error(), "row 120 of 150") || !strings.Contains(err.Error(), "rows 1 to 100 were inserted") {
 				t.Errorf("conflict in the second batch: %v", err)
 			}
-			fx.Oracle.Exec("INSERT INTO enrollments (student_id, course_id, grade) VALUES " + strings.Join(vals[:100], ", "))
+			if _, err := fx.Oracle.Exec("INSERT INTO enrollments (student_id, course_id, grade) VALUES " + strings.Join(vals[:100], ", ")); err != nil {
+				t.Fatal(err)
+			}
 			agree(t, fx, check{sql: "SELECT course_id, grade FROM enrollments WHERE student_id = 'k42'"},
 				check{sql: "SELECT course_id, grade FROM enrollments WHERE student_id = 'a91'"})
 		})
@@ -313,7 +315,7 @@ func TestCopies(t *testing.T) {
 				wantRequests(t, "INSERT of a post", sent, map[string]int{"GetItem": 1, "PutItem": 1})
 				exec(t, fx, "INSERT INTO posts (id, authorId, authorName, title) VALUES ('p901', '3', 'Lin Wei', 'Ok')",
 					"INSERT INTO posts (id, authorId, title) VALUES ('p901', '3', 'Ok')")
-				err, sent := execErr(t, fx, "INSERT INTO posts (id, authorId, authorName, title) VALUES ('p902', '12', 'Somebody', 'No')")
+				sent, err := execErr(t, fx, "INSERT INTO posts (id, authorId, authorName, title) VALUES ('p902', '12', 'Somebody', 'No')")
 				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "disagrees with users.name") {
 					t.Errorf("a copy that disagrees: %v", err)
 				}
@@ -368,7 +370,7 @@ func TestCopies(t *testing.T) {
 					t.Errorf("REPAIR COPIES: %+v", res)
 				}
 				agree(t, fx, blogChecks...)
-				err, sent := execErr(t, fx, "REPAIR COPIES FOR users")
+				sent, err := execErr(t, fx, "REPAIR COPIES FOR users")
 				if !errors.Is(err, dynosql.ErrRefused) || sent.Total() != 0 {
 					t.Errorf("REPAIR COPIES with no WHERE: %v, %v", err, sent.Requests)
 				}
@@ -385,7 +387,7 @@ func TestFanOutInterrupted(t *testing.T) {
 			t.Parallel()
 			var updates atomic.Int64
 			var cancel atomic.Pointer[context.CancelFunc]
-			fx := testkit.Load(t, b, "blog", requestHook(func(ctx context.Context, op string, _ any) {
+			fx := testkit.Load(t, b, "blog", requestHook(func(_ context.Context, op string, _ any) {
 				if op == "UpdateItem" && updates.Add(1) == 40 {
 					if c := cancel.Load(); c != nil {
 						(*c)()
@@ -433,7 +435,7 @@ func TestFanOutSkipsConcurrentChange(t *testing.T) {
 			var fx *testkit.Fixture
 			var once sync.Once
 			var hookErr error
-			fx = testkit.Load(t, b, "blog", requestHook(func(ctx context.Context, op string, in any) {
+			fx = testkit.Load(t, b, "blog", requestHook(func(_ context.Context, op string, in any) {
 				q, ok := in.(*dynamodb.QueryInput)
 				if op != "Query" || !ok || aws.ToString(q.IndexName) != "GSI1" {
 					return

@@ -228,12 +228,11 @@ func (ex *Executor) sources(ctx context.Context, c *mapping.Copy, keys []value.V
 }
 
 // sourceKeyColumn is the one column a copy's source is keyed by.
+// The mapping checks that the base key templates hold exactly one column.
 func sourceKeyColumn(e *mapping.Entity) string {
-	for _, p := range e.Paths()[:1] {
-		if cols := p.PK.Columns(); len(cols) > 0 {
-			return cols[0]
-		}
-		return p.SK.Columns()[0]
+	base := e.Paths()[0]
+	if cols := base.PK.Columns(); len(cols) > 0 {
+		return cols[0]
 	}
-	return ""
+	return base.SK.Columns()[0]
 }

@@ -67,6 +67,10 @@ type selectBuilder struct {
 }
 
 func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value) (*Plan, error) {
+	if len(sel.From) == 0 {
+		return nil, errs.New(errs.Unsupported, "SELECT without FROM reads nothing from DynamoDB").
+			WithHint("name a table: SELECT ... FROM students WHERE id = ...")
+	}
 	sc := newScope(sql, p.m)
 	for _, t := range sel.From {
 		if err := sc.add(t.Name, t.Alias, t.Pos); err != nil {

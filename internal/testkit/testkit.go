@@ -89,7 +89,7 @@ func LoadWith(t testing.TB, b Backend, name string, adjust func(*mapping.Mapping
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer data.Close()
+	defer func() { _ = data.Close() }()
 	rows, err := backend.ReadDataset(data, m)
 	if err != nil {
 		t.Fatal(err)
