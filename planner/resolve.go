@@ -53,6 +53,8 @@ func (s *scope) resolve(e parser.Expr, args []value.Value) (parser.Expr, error) 
 					WithHint("pass one argument for each ?")
 			}
 			return &parser.Literal{Value: args[x.Index]}, nil
+		case *parser.Or:
+			return orAsIn(x), nil
 		}
 		return x, nil
 	})
@@ -182,4 +184,46 @@ func (s *scope) slotsOf(e parser.Expr) map[int]bool {
 		set[s.slotOf(c)] = true
 	}
 	return set
+}
+
+// orAsIn rewrites "c = x OR c = y OR c IN (z)" on one column as
+// "c IN (x, y, z)", which a key can serve; other ORs stay as they are.
+// It runs bottom-up, so a chain of ORs folds one pair at a time.
+func orAsIn(o *parser.Or) parser.Expr {
+	l, okl := inTerms(o.L)
+	r, okr := inTerms(o.R)
+	if !okl || !okr || colKey(l.Expr.(*parser.Column)) != colKey(r.Expr.(*parser.Column)) {
+		return o
+	}
+	return &parser.In{Expr: l.Expr, List: append(append([]parser.Expr{}, l.List...), r.List...)}
+}
+
+// inTerms reads "column = literal" or "column IN (literals)" as an IN.
+func inTerms(e parser.Expr) (*parser.In, bool) {
+	switch x := e.(type) {
+	case *parser.In:
+		if _, ok := x.Expr.(*parser.Column); !ok || x.Not {
+			return nil, false
+		}
+		for _, v := range x.List {
+			if _, ok := v.(*parser.Literal); !ok {
+				return nil, false
+			}
+		}
+		return x, true
+	case *parser.Compare:
+		if x.Op != "=" {
+			return nil, false
+		}
+		col, lit := x.L, x.R
+		if _, ok := col.(*parser.Column); !ok {
+			col, lit = x.R, x.L
+		}
+		_, okc := col.(*parser.Column)
+		_, okl := lit.(*parser.Literal)
+		if okc && okl {
+			return &parser.In{Expr: col, List: []parser.Expr{lit}}, true
+		}
+	}
+	return nil, false
 }

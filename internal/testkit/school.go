@@ -77,4 +77,5 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT s.name, e.grade FROM students s JOIN enrollments e ON e.student_id = s.id WHERE s.id = 'a91' AND e.course_id = 'math204'"},
 	{SQL: "SELECT s.name, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.course_id > 'hist' WHERE s.id = 'a91'"},
 	{SQL: "SELECT s.name, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.grade = 'Z' WHERE s.id IN ('a91', 'k42')"},
+	{SQL: "SELECT name FROM students WHERE id = 'a91' OR id = 'c12' OR id = 'nobody'"},
 }
