@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/chzyer/readline"
@@ -21,7 +22,7 @@ type ShellConfig struct {
 	HistoryFile string
 	// Stdin, Stdout and Stderr default to the process's own. A pipe as
 	// Stdin lets tests drive the shell without a terminal.
-	Stdin          io.ReadCloser
+	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// FakeTerminal makes readline print prompts and edit lines on
 	// streams that are not a terminal, without touching terminal modes:
@@ -36,6 +37,12 @@ type ShellConfig struct {
 // Session.Interrupt). Failures are reported and the shell goes on.
 func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 	comp := &completer{m: s.DB.Mapping()}
+	if c.Stdin == nil {
+		c.Stdin = os.Stdin
+	}
+	// readline's Close waits for its reader, which may sit in a Read of
+	// stdin; a cancelable stdin closed first lets that Read return.
+	stdin := readline.NewCancelableStdin(c.Stdin)
 	cfg := &readline.Config{
 		Prompt:                 c.Prompt + "=> ",
 		HistoryFile:            c.HistoryFile,
@@ -43,7 +50,7 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 		HistorySearchFold:      true,
 		AutoComplete:           comp,
 		InterruptPrompt:        "^C",
-		Stdin:                  c.Stdin,
+		Stdin:                  stdin,
 		Stdout:                 c.Stdout,
 		Stderr:                 c.Stderr,
 	}
@@ -58,7 +65,10 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 	if err != nil {
 		return err
 	}
-	defer func() { _ = rl.Close() }()
+	defer func() {
+		_ = stdin.Close()
+		_ = rl.Close()
+	}()
 
 	var buf strings.Builder
 	for {
