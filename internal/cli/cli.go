@@ -50,25 +50,61 @@ type options struct {
 	debug, version                     bool
 }
 
+// usage is the help text: the flag contract of the CLI issue, written
+// out because pflag would print every boolean as --flag[=true|false].
+const usage = `Usage: dynosql [flags]
+
+Run SQL against a DynamoDB single-table design.
+
+  --mapping FILE         mapping file (also DYNOSQL_MAPPING)
+  --endpoint-url URL     DynamoDB endpoint; without it the AWS SDK's own resolution
+                         applies (AWS_ENDPOINT_URL_DYNAMODB, profiles, region)
+  --region R, --profile P
+  --embedded             in-memory backend inside this process, the mapping's table
+                         created empty
+  --demo                 embedded backend holding the built-in school dataset and
+                         mapping (no other flag needed)
+  --create-table         create the mapping's table and indexes (on-demand billing)
+                         if missing, then go on
+  -e, --execute SQL      run the statement(s) and exit; may be repeated; statements
+                         separated by ';'
+  -f, --file FILE        run statements from FILE ('-' for stdin) and exit
+  --format F             table (the default, also when not a terminal), json, jsonl,
+                         csv, tsv, markdown
+  --consistent           strongly consistent reads where DynamoDB allows them
+  --stats                after each statement, to stderr: requests by operation,
+                         items read, consumed capacity, elapsed
+  --allow-partial        keep going after a failed statement in -e, -f or piped
+                         input (default: stop)
+  --debug                log the AWS SDK's requests, responses and warnings to stderr
+  --version              print the version and exit
+
+Without -e or -f, a terminal on stdin starts the shell (\? lists its commands);
+otherwise statements are read from stdin.
+
+Exit status: 0 when every statement succeeded, 1 when a statement failed,
+2 for bad flags or when the mapping or the backend could not be opened.
+`
+
 func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("dynosql", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.SortFlags = false
-	fs.StringVar(&o.mapping, "mapping", os.Getenv(MappingEnv), "mapping `FILE` (also "+MappingEnv+")")
-	fs.StringVar(&o.endpoint, "endpoint-url", "", "DynamoDB endpoint `URL`; without it the AWS SDK's own resolution applies (AWS_ENDPOINT_URL_DYNAMODB, profiles, region)")
-	fs.StringVar(&o.region, "region", "", "AWS region `R`")
-	fs.StringVar(&o.profile, "profile", "", "AWS shared config profile `P`")
-	fs.BoolVar(&o.embedded, "embedded", false, "in-memory backend inside this process, the mapping's table created empty")
-	fs.BoolVar(&o.demo, "demo", false, "embedded backend holding the built-in school dataset and mapping (no other flag needed)")
-	fs.BoolVar(&o.createTable, "create-table", false, "create the mapping's table and indexes (on-demand billing) if missing, then go on")
-	fs.StringArrayVarP(&o.execute, "execute", "e", nil, "run the statement(s) `SQL` and exit; may be repeated; statements separated by ';'")
-	fs.StringVarP(&o.file, "file", "f", "", "run statements from `FILE` ('-' for stdin) and exit")
-	fs.StringVar(&o.format, "format", "table", "output format `F`: table, json, jsonl, csv, tsv, markdown")
-	fs.BoolVar(&o.consistent, "consistent", false, "strongly consistent reads where DynamoDB allows them")
-	fs.BoolVar(&o.stats, "stats", false, "after each statement, to stderr: requests by operation, items read, consumed capacity, elapsed")
-	fs.BoolVar(&o.allowPartial, "allow-partial", false, "keep going after a failed statement in -e, -f or piped input (default: stop)")
-	fs.BoolVar(&o.debug, "debug", false, "log the AWS SDK's requests, responses and warnings to stderr")
-	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	// The help text is usage above; the flags carry none of their own.
+	fs.StringVar(&o.mapping, "mapping", os.Getenv(MappingEnv), "")
+	fs.StringVar(&o.endpoint, "endpoint-url", "", "")
+	fs.StringVar(&o.region, "region", "", "")
+	fs.StringVar(&o.profile, "profile", "", "")
+	fs.BoolVar(&o.embedded, "embedded", false, "")
+	fs.BoolVar(&o.demo, "demo", false, "")
+	fs.BoolVar(&o.createTable, "create-table", false, "")
+	fs.StringArrayVarP(&o.execute, "execute", "e", nil, "")
+	fs.StringVarP(&o.file, "file", "f", "", "")
+	fs.StringVar(&o.format, "format", "table", "")
+	fs.BoolVar(&o.consistent, "consistent", false, "")
+	fs.BoolVar(&o.stats, "stats", false, "")
+	fs.BoolVar(&o.allowPartial, "allow-partial", false, "")
+	fs.BoolVar(&o.debug, "debug", false, "")
+	fs.BoolVar(&o.version, "version", false, "")
 	return fs
 }
 
@@ -78,14 +114,13 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet(&o, stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "Usage: dynosql [flags]\n\nRun SQL against a DynamoDB single-table design.\n\nFlags:\n%s", fs.FlagUsages())
-	}
+	fs.Usage = func() {} // a bad flag gets the ERROR line and a hint, not the whole help
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
 			return ExitOK
 		}
-		return usageError(stderr, errs.New(errs.Invalid, "%v", err))
+		return usageError(stderr, errs.New(errs.Invalid, "%v", err).WithHint("dynosql --help lists the flags"))
 	}
 	if o.version {
 		fmt.Fprintln(stdout, "dynosql", version())
