@@ -125,7 +125,7 @@ func ExampleError() {
 		fmt.Print(e.Detail())
 	}
 	// Output:
-	// syntax: syntax error at position 34 near 'id'
+	// syntax error at position 32 near 'id'
 	// kind syntax, at byte 31: id = 'a91'
 	//   SELECT name FROM students wher id = 'a91'
 	//                                  ^

@@ -259,7 +259,9 @@ func (c *converter) syntaxError(err error) *errs.Error {
 	if near == "" {
 		near = c.src[c.toks[bad].start:c.toks[bad].end]
 	}
-	e := errs.New(errs.Syntax, "%s at position %d near '%s'", m[1], c.at(n-1)+1, near).
+	// The position is the offending token's first character, counted from
+	// 1, where the caret points (sqlparser counts from the token's end).
+	e := errs.New(errs.Syntax, "%s at position %d near '%s'", m[1], c.at(c.toks[bad].start)+1, near).
 		At(c.orig, c.at(c.toks[bad].start)).Wrap(err)
 	// A misspelt keyword is often read as an alias, so the error comes a
 	// token later: look at the token before the offending one too.

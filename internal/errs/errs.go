@@ -66,8 +66,11 @@ func (e *Error) Wrap(err error) *Error {
 
 // Error returns the one-line form: "kind: message".
 func (e *Error) Error() string {
-	if e.Kind == Internal {
+	switch {
+	case e.Kind == Internal:
 		return "[BUG] " + e.Message
+	case strings.HasPrefix(e.Message, string(e.Kind)+" "):
+		return e.Message // "syntax error at ...", not "syntax: syntax error at ..."
 	}
 	return string(e.Kind) + ": " + e.Message
 }
