@@ -55,6 +55,7 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 		}
 	}
 	o.visible = len(o.exprs)
+	o.qualifyDuplicateNames()
 	for _, g := range sel.GroupBy {
 		e, err := b.orderTerm(o, g, args)
 		if err != nil {
@@ -223,4 +224,18 @@ func (o *output) build(root Node) Node {
 		root = &Trim{Input: root, N: o.visible}
 	}
 	return root
+}
+
+// qualifyDuplicateNames names columns that would print under one name
+// (SELECT s.id, c.id) by their alias too, so that JSON objects keep both.
+func (o *output) qualifyDuplicateNames() {
+	count := map[string]int{}
+	for _, n := range o.names {
+		count[n]++
+	}
+	for i, n := range o.names {
+		if c, ok := o.exprs[i].(*parser.Column); ok && count[n] > 1 && n == c.Name {
+			o.names[i] = c.Table + "." + c.Name
+		}
+	}
 }

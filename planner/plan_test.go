@@ -17,9 +17,10 @@ import (
 )
 
 // TestPlanSelect runs the golden files testdata/plan/select_*.txt.
-// Command: plan [mapping=school|blog] [projection=KEYS_ONLY|INCLUDE]
+// Commands: plan [mapping=school|blog] [projection=KEYS_ONLY|INCLUDE]
 // [consistent] [args=a,b]: the statement's plan tree, or the error with
-// its caret and hint. Regenerate with go test ./planner -rewrite and
+// its caret and hint; columns (same arguments): the output column
+// names. Regenerate with go test ./planner -rewrite and
 // review the diff by hand.
 func TestPlanSelect(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/plan/select_*.txt")
@@ -28,10 +29,14 @@ func TestPlanSelect(t *testing.T) {
 	}
 	for _, path := range files {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-			if d.Cmd != "plan" {
-				t.Fatalf("%s: unknown command %s", d.Pos, d.Cmd)
+			switch d.Cmd {
+			case "plan":
+				return planText(t, d)
+			case "columns":
+				return columnsText(t, d)
 			}
-			return planText(t, d)
+			t.Fatalf("%s: unknown command %s", d.Pos, d.Cmd)
+			return ""
 		})
 	}
 }
@@ -50,6 +55,20 @@ func planText(t testing.TB, d *datadriven.TestData) string {
 		t.Fatalf("%s: error %T is not an *errs.Error: %v", d.Pos, err, err)
 	}
 	return "error: " + e.Error() + "\n" + e.Detail()
+}
+
+// columnsText prints the output column names of a SELECT, one a line.
+func columnsText(t testing.TB, d *datadriven.TestData) string {
+	p, args := plannerFor(t, d)
+	stmt, err := parser.Parse(d.Input)
+	if err != nil {
+		t.Fatalf("%s: %v", d.Pos, err)
+	}
+	plan, err := p.Plan(d.Input, stmt, args)
+	if err != nil {
+		t.Fatalf("%s: %v", d.Pos, err)
+	}
+	return strings.Join(plan.Columns, "\n") + "\n"
 }
 
 // plannerFor builds the planner a test case asks for.

@@ -50,7 +50,7 @@ func (s *scope) resolve(e parser.Expr, args []value.Value) (parser.Expr, error) 
 		case *parser.Placeholder:
 			if x.Index >= len(args) {
 				return nil, errs.New(errs.Invalid, "the statement has a placeholder ?%d but only %d argument(s) were given", x.Index+1, len(args)).
-					WithHint("pass one argument for each ?")
+					WithHint("pass one argument for each ?; on the command line, write the values into the statement")
 			}
 			return &parser.Literal{Value: args[x.Index]}, nil
 		case *parser.Or:
