@@ -46,14 +46,14 @@ func BenchmarkJoins(b *testing.B) {
 			if err != nil || len(got) != want {
 				b.Fatalf("%s: dynosql gave %d rows (%v), the hand-written code %d", c.name, len(got), err, want)
 			}
-			b.Run(be.Name+"/"+c.name+"/by-hand", func(b *testing.B) {
+			b.Run("backend="+be.Name+"/query="+c.name+"/impl=by-hand", func(b *testing.B) {
 				for range b.N {
 					if _, err := c.sdk(); err != nil {
 						b.Fatal(err)
 					}
 				}
 			})
-			b.Run(be.Name+"/"+c.name+"/dynosql", func(b *testing.B) {
+			b.Run("backend="+be.Name+"/query="+c.name+"/impl=dynosql", func(b *testing.B) {
 				for range b.N {
 					if _, err := fx.Query(ctx, c.sql); err != nil {
 						b.Fatal(err)
