@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/retry"
 	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -589,7 +590,7 @@ func (r *run) batchGetChunk(ctx context.Context, table string, ka types.KeysAndA
 			return items, nil
 		}
 		request = map[string]types.KeysAndAttributes{table: left}
-		if err := backoff(ctx, attempt); err != nil {
+		if err := retry.Backoff(ctx, attempt); err != nil {
 			return nil, backendError("BatchGetItem", err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/retry"
 	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
@@ -92,7 +93,7 @@ func (ex *Executor) transact(ctx context.Context, tx *dynamodb.TransactWriteItem
 		if !retryable(tce.CancellationReasons) || attempt == maxTransactRetries {
 			return tce.CancellationReasons, backendError("TransactWriteItems", err)
 		}
-		if err := backoff(ctx, attempt); err != nil {
+		if err := retry.Backoff(ctx, attempt); err != nil {
 			return nil, backendError("TransactWriteItems", err)
 		}
 	}

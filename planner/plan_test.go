@@ -16,18 +16,15 @@ import (
 	"github.com/dynosql/dynosql/planner"
 )
 
-// TestPlanSelect runs the golden files testdata/plan/select_*.txt.
+// TestPlan runs the golden files in testdata/plan: select_*.txt for
+// reads, write_*.txt for INSERT, UPDATE, DELETE and CHECK/REPAIR COPIES.
 // Commands: plan [mapping=school|blog] [projection=KEYS_ONLY|INCLUDE]
-// [consistent] [args=a,b]: the statement's plan tree, or the error with
-// its caret and hint; columns (same arguments): the output column
-// names. Regenerate with go test ./planner -rewrite and
-// review the diff by hand.
-func TestPlanSelect(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/plan/select_*.txt")
-	if len(files) == 0 {
-		t.Fatal("no golden files")
-	}
-	for _, path := range files {
+// [consistent] [args=a,b]: the statement's plan tree (every request with
+// its key, filter, condition and update), or the error with its caret and
+// hint; columns (same arguments): the output column names. Regenerate
+// with go test ./planner -rewrite and review the diff by hand.
+func TestPlan(t *testing.T) {
+	datadriven.Walk(t, "../testdata/plan", func(t *testing.T, path string) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "plan":
@@ -38,7 +35,7 @@ func TestPlanSelect(t *testing.T) {
 			t.Fatalf("%s: unknown command %s", d.Pos, d.Cmd)
 			return ""
 		})
-	}
+	})
 }
 
 func planText(t testing.TB, d *datadriven.TestData) string {

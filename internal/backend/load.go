@@ -3,14 +3,13 @@ package backend
 import (
 	"context"
 	"io"
-	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/retry"
 	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 )
@@ -95,8 +94,7 @@ func keyText(m *mapping.Mapping, item map[string]types.AttributeValue) string {
 // batchWrite sends one BatchWriteItem and resends whatever DynamoDB
 // leaves unprocessed, with jittered exponential backoff.
 func batchWrite(ctx context.Context, client *dynamodb.Client, table string, reqs []types.WriteRequest) error {
-	backoff := 50 * time.Millisecond
-	for len(reqs) > 0 {
+	for attempt := 0; len(reqs) > 0; attempt++ {
 		out, err := client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 			RequestItems: map[string][]types.WriteRequest{table: reqs},
 		})
@@ -107,11 +105,9 @@ func batchWrite(ctx context.Context, client *dynamodb.Client, table string, reqs
 		if len(reqs) == 0 {
 			return nil
 		}
-		wait := backoff/2 + rand.N(backoff/2+1)
-		if err := sleep(ctx, wait); err != nil {
+		if err := retry.Backoff(ctx, attempt); err != nil {
 			return errs.New(errs.Canceled, "BatchWriteItem on %s: %d items still unprocessed: %v", table, len(reqs), err).Wrap(err)
 		}
-		backoff = min(2*backoff, 5*time.Second)
 	}
 	return nil
 }

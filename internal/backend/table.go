@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/retry"
 	"github.com/dynosql/dynosql/mapping"
 )
 
@@ -40,7 +41,7 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mappin
 		if active(out.Table) {
 			return nil
 		}
-		if err := sleep(ctx, pollEvery); err != nil {
+		if err := retry.Sleep(ctx, pollEvery); err != nil {
 			return errs.New(errs.Canceled, "table %s is not ACTIVE yet: %v", m.Table, err).Wrap(err)
 		}
 	}
@@ -79,20 +80,8 @@ func DeleteTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mappin
 		if err != nil {
 			return apiError("DescribeTable", m.Table, err)
 		}
-		if err := sleep(ctx, pollEvery); err != nil {
+		if err := retry.Sleep(ctx, pollEvery); err != nil {
 			return errs.New(errs.Canceled, "table %s is not deleted yet: %v", m.Table, err).Wrap(err)
 		}
-	}
-}
-
-// sleep waits for d or until ctx ends, whichever comes first.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
