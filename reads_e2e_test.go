@@ -261,3 +261,21 @@ func TestOpenRefusesAMappingThatDoesNotFitTheTable(t *testing.T) {
 		})
 	}
 }
+
+// Ordered by the sort key with a LIMIT, a Query reads only the rows the
+// statement returns: DynamoDB sorts (ScanIndexForward) and the Query's
+// Limit cuts the page.
+func TestOrderBySortKeyReadsOnlyTheRowsNeeded(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "school")
+			q := testkit.Select{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'cs101' ORDER BY student_id DESC LIMIT 3 OFFSET 2"}
+			fx.AgreeWithSQLite(t, q)
+			rows, st := countStats(t, fx, q.SQL)
+			if len(rows) != 3 || st.Requests["Query"] != 1 || st.Items != 5 {
+				t.Errorf("got %d rows from %d items in %d Query requests, want 3 rows from 5 items in 1", len(rows), st.Items, st.Requests["Query"])
+			}
+		})
+	}
+}

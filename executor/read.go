@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -215,6 +216,9 @@ func (r *run) queryInputs(q *planner.Query, t tuple) ([]*dynamodb.QueryInput, er
 		}
 		if q.Index != "" {
 			in.IndexName = aws.String(q.Index)
+		}
+		if q.Limit > 0 {
+			in.Limit = aws.Int32(int32(min(q.Limit, math.MaxInt32)))
 		}
 		ins = append(ins, in)
 	}

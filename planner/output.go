@@ -3,6 +3,7 @@ package planner
 import (
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 )
 
@@ -238,4 +239,58 @@ func (o *output) qualifyDuplicateNames() {
 			o.names[i] = c.Table + "." + c.Name
 		}
 	}
+}
+
+// orderByKey lets DynamoDB do the sorting when the statement reads one
+// partition with one Query and orders by the sort key's last column: the
+// Query runs forward or backward (ScanIndexForward) and the Sort step
+// goes. Then, with nothing else between the Query and LIMIT, the Query
+// asks for pages of just the rows needed, and reading stops there.
+func (o *output) orderByKey(root Node, sc *scope) {
+	var filtered bool
+	if f, ok := root.(*Filter); ok {
+		root, filtered = f.Input, true
+	}
+	q, ok := root.(*Query)
+	if !ok || len(q.PK) != 1 || q.Bound || len(q.Reads) != 1 || o.agg || o.distinct {
+		return
+	}
+	if len(o.sort) > 0 {
+		col, ok := o.exprs[o.sort[0].Column].(*parser.Column)
+		if !ok || col.Table != q.Reads[0].Alias || !sortsBy(q, sc.slots[q.Reads[0].Slot].Entity, col.Name) {
+			return
+		}
+		// The sort key is unique within a partition: later terms never matter.
+		q.Desc = o.sort[0].Desc
+		o.sort = nil
+	}
+	if !filtered && q.Filter == nil && o.limit >= 0 {
+		q.Limit = o.limit + o.offset
+	}
+}
+
+// sortsBy reports whether q's items come back ordered by col: the sort key
+// template ends with col, a string, and the parts before it are fixed by
+// the key condition.
+func sortsBy(q *Query, e *mapping.Entity, col string) bool {
+	var sk *mapping.Template
+	for _, p := range e.Paths() {
+		if p.Index == q.Index {
+			sk = p.SK
+		}
+	}
+	if sk == nil || q.SK == nil || e.Columns[col] != "S" {
+		return false
+	}
+	parts := sk.Parts
+	if parts[len(parts)-1].Column != col {
+		return false
+	}
+	// Every other column of the template must be bound in the condition.
+	for _, c := range sk.Columns()[:len(sk.Columns())-1] {
+		if _, ok := q.SK.Values[0].Bind[c]; !ok {
+			return false
+		}
+	}
+	return true
 }

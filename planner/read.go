@@ -67,6 +67,10 @@ type Query struct {
 	Project    []string
 	Consistent bool
 	Desc       bool // ScanIndexForward = false
+	// Limit, when above zero, is the page size to ask for: the statement
+	// needs no more rows than that from this Query (DynamoDB's Limit
+	// counts items read, so paging still goes on if a page falls short).
+	Limit int64
 	// Bound is true when the key binds columns of earlier rows: one
 	// Query per outer row.
 	Bound bool
@@ -96,9 +100,14 @@ func (q *Query) Request() *Request {
 	case len(q.PK) > 1:
 		r.Per = "value, in parallel"
 	}
+	var notes []string
 	if q.Desc {
-		r.Note = "descending (ScanIndexForward = false)"
+		notes = append(notes, "descending (ScanIndexForward = false)")
 	}
+	if q.Limit > 0 {
+		notes = append(notes, fmt.Sprintf("pages of %d items (Limit)", q.Limit))
+	}
+	r.Note = strings.Join(notes, "; ")
 	return r
 }
 

@@ -114,6 +114,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 	if err != nil {
 		return nil, err
 	}
+	out.orderByKey(root, sc)
 	return &Plan{SQL: sql, Root: out.build(root), Slots: sc.slots, Columns: out.names[:out.visible]}, nil
 }
 

@@ -78,4 +78,8 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT s.name, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.course_id > 'hist' WHERE s.id = 'a91'"},
 	{SQL: "SELECT s.name, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.grade = 'Z' WHERE s.id IN ('a91', 'k42')"},
 	{SQL: "SELECT name FROM students WHERE id = 'a91' OR id = 'c12' OR id = 'nobody'"},
+	// Ordered by the sort key: DynamoDB sorts, and LIMIT cuts the pages.
+	{SQL: "SELECT course_id, grade FROM enrollments WHERE student_id = 'a91' ORDER BY course_id DESC LIMIT 2"},
+	{SQL: "SELECT student_id, grade FROM enrollments WHERE course_id = 'cs101' ORDER BY student_id LIMIT 4 OFFSET 250"},
+	{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'cs101' AND grade = 'A' ORDER BY student_id DESC LIMIT 3"},
 }
