@@ -216,8 +216,10 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 				c, ok1 = v.R.(*parser.Column)
 				n, ok2 = v.L.(*parser.Literal)
 			}
-			_, isNum := n.Value.(value.Number)
-			if ok1 && ok2 && isNum && c.Name == a.Column && c.Table == alias && (v.Op == '+' || v.Op == '-') && typ == "N" {
+			if ok2 {
+				_, ok2 = n.Value.(value.Number)
+			}
+			if ok1 && ok2 && c.Name == a.Column && c.Table == alias && (v.Op == '+' || v.Op == '-') && typ == "N" {
 				out = append(out, &Assign{Column: a.Column, Expr: &parser.Arith{Op: v.Op, L: c, R: n}})
 				continue
 			}
