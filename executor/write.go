@@ -140,6 +140,46 @@ func sqlCond(e parser.Expr) ([]expression.ConditionBuilder, error) {
 	return []expression.ConditionBuilder{c}, nil
 }
 
+// asRead requires each of attrs to hold what row, as read, gives it:
+// a column's value, or an index key attribute rendered from the row's
+// key columns; attribute_not_exists where the row has none.
+func asRead(e *mapping.Entity, attrs []string, row mapping.Row) []expression.ConditionBuilder {
+	var out []expression.ConditionBuilder
+	for _, attr := range attrs {
+		var v types.AttributeValue
+		if t := e.Templates[attr]; t != nil {
+			if s, err := t.Render(row); err == nil {
+				v = &types.AttributeValueMemberS{Value: s}
+			}
+		} else if x := row[attr]; x != nil {
+			v = value.ToAttr(x)
+		}
+		if v == nil {
+			out = append(out, expression.AttributeNotExists(expression.Name(attr)))
+		} else {
+			out = append(out, expression.Equal(expression.Name(attr), expression.Value(v)))
+		}
+	}
+	return out
+}
+
+// changed reports whether an attribute of attrs differs between two
+// versions of a row.
+func changed(e *mapping.Entity, attrs []string, a, b mapping.Row) bool {
+	for _, attr := range attrs {
+		if t := e.Templates[attr]; t != nil {
+			sa, ea := t.Render(a)
+			sb, eb := t.Render(b)
+			if sa != sb || (ea == nil) != (eb == nil) {
+				return true
+			}
+		} else if value.Key(a[attr]) != value.Key(b[attr]) {
+			return true
+		}
+	}
+	return false
+}
+
 func isConditionFailed(err error) (*types.ConditionalCheckFailedException, bool) {
 	var ccf *types.ConditionalCheckFailedException
 	return ccf, errors.As(err, &ccf)

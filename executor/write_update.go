@@ -107,7 +107,7 @@ func (ex *Executor) updateOne(ctx context.Context, u *planner.UpdateRows, key ma
 			return false, nil, nil // no such row
 		}
 		old := u.Entity.Decode(ccf.Item)
-		if !holds(u.Cond, old) || !arithMismatch(u.Set, row, old) {
+		if !holds(u.Cond, old) || (row != nil && changed(u.Entity, u.Unchanged, row, old)) || !arithMismatch(u.Set, row, old) {
 			return false, nil, nil
 		}
 		row = old
@@ -134,6 +134,9 @@ func (ex *Executor) updateInput(u *planner.UpdateRows, key map[string]types.Attr
 	more, err := sqlCond(u.Cond)
 	if err != nil {
 		return nil, err
+	}
+	if row != nil {
+		more = append(more, asRead(u.Entity, u.Unchanged, row)...)
 	}
 	for _, a := range u.Set {
 		name := expression.Name(a.Column)
@@ -263,6 +266,7 @@ func (ex *Executor) unchanged(u *planner.UpdateRows, row mapping.Row) (expressio
 	if err != nil {
 		return expression.Expression{}, err
 	}
+	more = append(more, asRead(u.Entity, u.Unchanged, row)...)
 	for _, col := range sortedKeys(u.Entity.Columns) {
 		if u.Entity.IsKeyColumn(col) {
 			continue
@@ -291,7 +295,7 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 			}
 			key[kv.Attr] = &types.AttributeValueMemberS{Value: s}
 		}
-		ok, err := ex.deleteOne(ctx, d, key, false)
+		ok, err := ex.deleteOne(ctx, d, key, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -310,7 +314,7 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 		if err != nil {
 			return err
 		}
-		ok, err := ex.deleteOne(ctx, d, key, true)
+		ok, err := ex.deleteOne(ctx, d, key, rows[i])
 		if ok {
 			affected.Add(1)
 		}
@@ -324,16 +328,19 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 }
 
 // deleteOne sends one DeleteItem with ReturnValues ALL_OLD, which tells
-// whether a row was there; a failed condition deletes nothing.
-func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key map[string]types.AttributeValue, mustExist bool) (bool, error) {
+// whether a row was there; a failed condition deletes nothing. row is the
+// row as read, or nil when nothing was read; a row read must still exist
+// and hold what the WHERE read.
+func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key map[string]types.AttributeValue, row mapping.Row) (bool, error) {
 	in := &dynamodb.DeleteItemInput{TableName: aws.String(d.Table), Key: key, ReturnValues: types.ReturnValueAllOld,
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
 	conds, err := sqlCond(d.Cond)
 	if err != nil {
 		return false, err
 	}
-	if mustExist {
+	if row != nil {
 		conds = append([]expression.ConditionBuilder{expression.AttributeExists(expression.Name(d.PKAttr))}, conds...)
+		conds = append(conds, asRead(d.Entity, d.Unchanged, row)...)
 	}
 	if len(conds) > 0 {
 		expr, err := expression.NewBuilder().WithCondition(buildCond(conds[0], conds[1:]...)).Build()

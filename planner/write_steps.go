@@ -96,14 +96,18 @@ func updateText(set []*Assign) string {
 
 // condText prints a ConditionExpression: the guard and the WHERE's
 // conditions that DynamoDB checks on the item.
-func condText(guard string, cond parser.Expr) string {
-	if cond == nil {
-		return guard
+func condText(guard string, cond parser.Expr, unchanged ...string) string {
+	var parts []string
+	if guard != "" {
+		parts = append(parts, guard)
 	}
-	if guard == "" {
-		return attrText(cond)
+	if cond != nil {
+		parts = append(parts, attrText(cond))
 	}
-	return guard + " AND " + attrText(cond)
+	for _, attr := range unchanged {
+		parts = append(parts, attr+" as read")
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // InsertRows puts new rows of one entity. Each item carries every key
@@ -284,7 +288,12 @@ type UpdateRows struct {
 	// DynamoDB can check on the item; it is repeated in every
 	// ConditionExpression.
 	Cond parser.Expr
-	Move bool
+	// Unchanged lists the attributes read by the WHERE's other
+	// conditions (those DynamoDB cannot evaluate, and key columns
+	// outside the base key): each write of a row read requires them to
+	// hold the values read (attribute_not_exists where none was).
+	Unchanged []string
+	Move      bool
 	// Fills are copies the moved rows carry, refilled from their source
 	// when the key column that finds the source changes.
 	Fills []*mapping.Copy
@@ -306,7 +315,7 @@ func (u *UpdateRows) Describe() (string, []string, []Node) {
 		for _, c := range u.Fills {
 			inputs = append(inputs, fillRequest(u.Table, u.Entity, c))
 		}
-		oldGuard := condText(guard, u.Cond) + " AND every non-key column as read"
+		oldGuard := condText(guard, u.Cond, u.Unchanged...) + " AND every non-key column as read"
 		item := "item: the row read, with " + updateText(u.Set) + ", every key attribute rendered again"
 		if u.movesBase() {
 			inputs = append(inputs, &Transact{Table: u.Table, Note: "per row read", Actions: []Node{
@@ -322,7 +331,7 @@ func (u *UpdateRows) Describe() (string, []string, []Node) {
 		if u.Read != nil {
 			per = "row read, in parallel"
 		}
-		r := &Request{Op: "UpdateItem", Table: u.Table, Key: u.keyText(), Condition: condText(guard, u.Cond),
+		r := &Request{Op: "UpdateItem", Table: u.Table, Key: u.keyText(), Condition: condText(guard, u.Cond, u.Unchanged...),
 			Update: updateText(u.Set), Per: per}
 		if notes := u.arithNote(); notes != "" {
 			r.Note = notes
@@ -395,6 +404,8 @@ type DeleteRows struct {
 	Read   Node
 	Slots  []Slot
 	Cond   parser.Expr
+	// Unchanged is as in UpdateRows.
+	Unchanged []string
 }
 
 // Describe implements Node.
@@ -405,7 +416,7 @@ func (d *DeleteRows) Describe() (string, []string, []Node) {
 		r.Key, r.Condition, r.Per = keyString(d.Key), condText("", d.Cond), "statement"
 	} else {
 		inputs = append(inputs, d.Read)
-		r.Key, r.Condition, r.Per = rowKeyText(d.Entity, d.Alias), condText("attribute_exists("+d.PKAttr+")", d.Cond), "row read, in parallel"
+		r.Key, r.Condition, r.Per = rowKeyText(d.Entity, d.Alias), condText("attribute_exists("+d.PKAttr+")", d.Cond, d.Unchanged...), "row read, in parallel"
 	}
 	return "delete " + d.Entity.Name, nil, append(inputs, &Send{r})
 }

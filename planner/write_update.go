@@ -24,6 +24,36 @@ type target struct {
 	slots []Slot
 	// cond holds the conjuncts on non-key columns that DynamoDB can check.
 	cond parser.Expr
+	// unchanged lists the attributes the other conjuncts read, outside
+	// the base key: a write of a row read must find them as read.
+	unchanged []string
+}
+
+// addUnchanged records that a write must find col as read: the
+// attribute itself, or, for a key column outside the base key, every
+// index key attribute rendered from it. A base key column cannot change
+// under a write keyed by it.
+func (t *target) addUnchanged(col string) {
+	add := func(attr string) {
+		if !slices.Contains(t.unchanged, attr) {
+			t.unchanged = append(t.unchanged, attr)
+		}
+	}
+	if !t.e.IsKeyColumn(col) {
+		add(col)
+		return
+	}
+	base := baseAttrs(t.e)
+	for _, attr := range base {
+		if slices.Contains(t.e.Templates[attr].Columns(), col) {
+			return
+		}
+	}
+	for _, attr := range sortedCols(t.e.Templates) {
+		if !slices.Contains(base, attr) && slices.Contains(t.e.Templates[attr].Columns(), col) {
+			add(attr)
+		}
+	}
 }
 
 // target plans the reads of an internal SELECT * FROM table WHERE where.
@@ -66,10 +96,17 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 		switch {
 		case !hasKey && hasOther && pushable(c):
 			pushed = append(pushed, c)
+			continue
 		case hasKey && !hasOther:
 			keyOnly = append(keyOnly, c)
 		default:
 			exact = false
+		}
+		// DynamoDB cannot evaluate c itself: each write of a row read
+		// requires what c reads to be as read, so that a row changed
+		// in between is skipped, not written.
+		for _, col := range columnsOf(c) {
+			t.addUnchanged(col.Name)
 		}
 	}
 	t.cond = and(pushed)
@@ -94,7 +131,7 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 			return t, nil
 		}
 	}
-	t.key = g.Key
+	t.key, t.unchanged = g.Key, nil
 	return t, nil
 }
 
@@ -170,7 +207,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	if t.key != nil {
 		u.Key = t.key
 	} else {
-		u.Read, u.Slots = t.read, t.slots
+		u.Read, u.Slots, u.Unchanged = t.read, t.slots, t.unchanged
 	}
 	if move {
 		for _, col := range sortedCols(e.Copies) {
@@ -201,7 +238,7 @@ func (p *Planner) planDelete(sql string, s *parser.Delete, args []value.Value) (
 	if t.key != nil {
 		d.Key = t.key
 	} else {
-		d.Read, d.Slots = t.read, t.slots
+		d.Read, d.Slots, d.Unchanged = t.read, t.slots, t.unchanged
 	}
 	return d, nil
 }
