@@ -549,3 +549,28 @@ func TestPartitionWritesSkipConcurrentChange(t *testing.T) {
 		})
 	}
 }
+
+// TestUpsertOfSourceFansOut: ON DUPLICATE KEY UPDATE of a column that
+// posts copy keeps the copies in step, as UPDATE does; it may not set a
+// copy itself.
+func TestUpsertOfSourceFansOut(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "blog")
+			res, _ := exec(t, fx, "INSERT INTO users (id, name) VALUES ('12', 'Mara V.') ON DUPLICATE KEY UPDATE name = 'Mara V.'",
+				"UPDATE users SET name = 'Mara V.' WHERE id = '12'")
+			if res.CopiesUpdated != 120 {
+				t.Errorf("upsert of users 12: %+v, want 120 copies updated", res)
+			}
+			agree(t, fx, blogChecks...)
+			if rows := query(t, fx.DB, "CHECK COPIES FOR users WHERE id = '12'"); len(rows) != 0 {
+				t.Errorf("CHECK COPIES after the upsert: %d copies differ", len(rows))
+			}
+			sent, err := execErr(t, fx, "INSERT INTO posts (id, authorId, title) VALUES ('p001', '12', 'x') ON DUPLICATE KEY UPDATE authorName = 'Someone'")
+			if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "is a copy of users.name") || sent.Total() != 0 {
+				t.Errorf("upsert of a copy: %v, %v", err, sent.Requests)
+			}
+		})
+	}
+}

@@ -126,6 +126,7 @@ func firstFailed(reasons []types.CancellationReason) int {
 // attribute_exists; if the row vanished in between, the put again.
 func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []mapping.Row, items []map[string]types.AttributeValue, guard expression.Expression) (*Result, error) {
 	u := &planner.UpdateRows{Table: ins.Table, PKAttr: ins.PKAttr, Entity: ins.Entity, Set: ins.OnDuplicate}
+	var updated []mapping.Row // rows updated, as written, for the fan-outs
 	for i, row := range rows {
 		done := false
 		for attempt := 0; attempt < 3 && !done; attempt++ {
@@ -143,9 +144,12 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 			if err != nil {
 				return nil, err
 			}
-			ok, _, err := ex.updateOne(ctx, u, key, nil)
+			ok, written, err := ex.updateOne(ctx, u, key, nil)
 			if err != nil {
 				return &Result{Affected: int64(i)}, note(err, "rows 1 to %d were written, the others were not", i)
+			}
+			if ok {
+				updated = append(updated, written)
 			}
 			done = ok
 		}
@@ -154,7 +158,8 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 				ins.Entity.Name, keyDesc(ins.Entity, row), i)
 		}
 	}
-	return &Result{Affected: int64(len(rows))}, nil
+	res := &Result{Affected: int64(len(rows))}
+	return res, ex.fanOuts(ctx, res, ins.Entity, ins.FanOuts, updated)
 }
 
 // fill reads the source of each copy the rows carry (one GetItem per

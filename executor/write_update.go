@@ -69,18 +69,24 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 			return res, note(err, "%d of the %d rows read were updated before the error; the others were not", res.Affected, len(rows))
 		}
 	}
-	for _, f := range u.FanOuts {
+	return res, ex.fanOuts(ctx, res, u.Entity, u.FanOuts, written)
+}
+
+// fanOuts runs each fan-out for each source row written, adding its
+// counts to res.
+func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, written []mapping.Row) error {
+	for _, f := range fanOuts {
 		for _, row := range written {
 			n, err := ex.fanOut(ctx, f, row)
 			res.CopiesUpdated += n.updated
 			res.CopiesSkipped += n.skipped
 			if err != nil {
-				return res, note(err, "%s was updated; %d copies of %s.%s were updated and %d are still to do: run the statement again, or REPAIR COPIES FOR %s WHERE %s = %s",
-					u.Entity.Name, res.CopiesUpdated, f.Copier.Name, f.Copy.Column, n.left, u.Entity.Name, f.SourceKey, parser.Format(&parser.Literal{Value: row[f.SourceKey]}))
+				return note(err, "%s was updated; %d copies of %s.%s were updated and %d are still to do: run the statement again, or REPAIR COPIES FOR %s WHERE %s = %s",
+					e.Name, res.CopiesUpdated, f.Copier.Name, f.Copy.Column, n.left, e.Name, f.SourceKey, parser.Format(&parser.Literal{Value: row[f.SourceKey]}))
 			}
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // updateOne sends one UpdateItem guarded by attribute_exists(partition

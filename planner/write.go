@@ -92,6 +92,9 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 					WithHint("UPDATE the row instead, which moves it")
 			}
 		}
+		if ins.FanOuts, err = p.copiesFollow(sql, s.Pos, e, set); err != nil {
+			return nil, err
+		}
 		ins.OnDuplicate = set
 		return ins, nil
 	}

@@ -131,6 +131,9 @@ type InsertRows struct {
 	// item (one GetItem per distinct source key) and written, or checked
 	// against the value the statement gives.
 	Fills []*mapping.Copy
+	// FanOuts keep the copies of the columns OnDuplicate assigns in
+	// step, for each row it updates.
+	FanOuts []*FanOut
 }
 
 // Describe implements Node.
@@ -167,6 +170,9 @@ func (ins *InsertRows) Describe() (string, []string, []Node) {
 			inputs = append(inputs, tx)
 			start = end
 		}
+	}
+	for _, f := range ins.FanOuts {
+		inputs = append(inputs, f)
 	}
 	return title, nil, inputs
 }

@@ -187,12 +187,11 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	if err != nil {
 		return nil, err
 	}
+	fanOuts, err := p.copiesFollow(sql, s.Pos, e, set)
+	if err != nil {
+		return nil, err
+	}
 	for _, a := range set {
-		if c := e.Copies[a.Column]; c != nil {
-			return nil, errs.New(errs.Invalid, "%s.%s is a copy of %s.%s and follows it", e.Name, a.Column, c.Source.Name, c.SourceColumn).
-				At(sql, s.Pos).WithHint("UPDATE %s SET %s = ... instead; REPAIR COPIES FOR %s fixes copies that drifted",
-				c.Source.Name, c.SourceColumn, c.Source.Name)
-		}
 		if cs := copiesOf(p.m, e, ""); len(cs) > 0 && e.IsKeyColumn(a.Column) && a.Column == sourceKeyColumn(e) {
 			return nil, errs.New(errs.Unsupported, "SET %s would orphan the copies of %s.%s, which are found by it", a.Column, e.Name, cs[0].SourceColumn).
 				At(sql, s.Pos).WithHint("INSERT the new %s row, then UPDATE the copies' %s", e.Name, cs[0].KeyColumn)
@@ -217,16 +216,30 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 			}
 		}
 	}
+	u.FanOuts = fanOuts
+	return u, nil
+}
+
+// copiesFollow checks that set assigns no copy (a copy follows its
+// source) and returns the fan-outs that keep the copies of the columns
+// it assigns in step.
+func (p *Planner) copiesFollow(sql string, pos int, e *mapping.Entity, set []*Assign) ([]*FanOut, error) {
+	var out []*FanOut
 	for _, a := range set {
+		if c := e.Copies[a.Column]; c != nil {
+			return nil, errs.New(errs.Invalid, "%s.%s is a copy of %s.%s and follows it", e.Name, a.Column, c.Source.Name, c.SourceColumn).
+				At(sql, pos).WithHint("UPDATE %s SET %s = ... instead; REPAIR COPIES FOR %s fixes copies that drifted",
+				c.Source.Name, c.SourceColumn, c.Source.Name)
+		}
 		for _, c := range copiesOf(p.m, e, a.Column) {
 			f, err := p.fanOut(c)
 			if err != nil {
-				return nil, errs.As(err).At(sql, s.Pos)
+				return nil, errs.As(err).At(sql, pos)
 			}
-			u.FanOuts = append(u.FanOuts, f)
+			out = append(out, f)
 		}
 	}
-	return u, nil
+	return out, nil
 }
 
 func (p *Planner) planDelete(sql string, s *parser.Delete, args []value.Value) (Node, error) {
