@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/retry"
@@ -59,18 +61,30 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 		for _, it := range items[start:end] {
 			tx.TransactItems = append(tx.TransactItems, types.TransactWriteItem{Put: &types.Put{
 				TableName: aws.String(ins.Table), Item: it,
-				ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names()}})
+				ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
 		}
 		reasons, err := ex.transact(ctx, tx)
 		if err != nil {
 			if i := firstFailed(reasons); i >= 0 {
 				err = ex.conflict(ins.Entity, rows[start+i], "row %d of %d", start+i+1, len(rows))
 			}
-			landed := "none of the rows was inserted"
+			var landed []string
 			if start > 0 {
-				landed = fmt.Sprintf("rows 1 to %d were inserted by earlier transactions, rows %d to %d were not", start, start+1, len(rows))
+				landed = append(landed, fmt.Sprintf("rows 1 to %d were inserted by earlier transactions", start))
 			}
-			return &Result{Affected: int64(start)}, note(err, "%s", landed)
+			switch {
+			case rejected(reasons, err) && start == 0:
+				landed = append(landed, "none of the rows was inserted")
+			case rejected(reasons, err):
+				landed = append(landed, fmt.Sprintf("rows %d to %d were not", start+1, len(rows)))
+			default:
+				landed = append(landed, fmt.Sprintf("rows %d to %d may or may not have been inserted (DynamoDB gave no answer): SELECT them to see", start+1, end))
+				if end < len(rows) {
+					landed = append(landed, fmt.Sprintf("rows %d to %d were not", end+1, len(rows)))
+				}
+			}
+			return &Result{Affected: int64(start)}, note(err, "%s", strings.Join(landed, "; "))
 		}
 		start = end
 	}
@@ -80,7 +94,11 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 // transact sends one TransactWriteItems. A cancellation only by
 // conflicts or throttling is resent with the same token (the SDK wrote
 // it into tx); any other returns the reasons, in TransactItems order.
+// An error that does not say whether the transaction ran (a connection
+// lost, a 5xx after the SDK's retries) is resent once with the same
+// token, which DynamoDB answers without writing again if it had run.
 func (ex *Executor) transact(ctx context.Context, tx *dynamodb.TransactWriteItemsInput) ([]types.CancellationReason, error) {
+	resent := false
 	for attempt := 0; ; attempt++ {
 		_, err := ex.client.TransactWriteItems(ctx, tx, ex.optFns(ctx)...)
 		if err == nil {
@@ -88,7 +106,20 @@ func (ex *Executor) transact(ctx context.Context, tx *dynamodb.TransactWriteItem
 		}
 		var tce *types.TransactionCanceledException
 		if !errors.As(err, &tce) {
-			return nil, backendError("TransactWriteItems", err)
+			if resent || rejected(nil, err) || tx.ClientRequestToken == nil || ctx.Err() != nil {
+				return nil, backendError("TransactWriteItems", err)
+			}
+			resent = true
+			continue
+		}
+		if resent && ownPuts(tx, tce.CancellationReasons) {
+			return nil, nil // the first send had landed
+		}
+		if resent && !withItems(tce.CancellationReasons) {
+			// A backend that ignores the token and does not return the
+			// items found cannot tell its own first send from another
+			// writer's: the outcome stays unknown.
+			return nil, errs.New(errs.Backend, "TransactWriteItems: the answer to the first send was lost, and the resend was cancelled without saying whether by the first send's own items").Wrap(err)
 		}
 		if !retryable(tce.CancellationReasons) || attempt == maxTransactRetries {
 			return tce.CancellationReasons, backendError("TransactWriteItems", err)
@@ -97,6 +128,59 @@ func (ex *Executor) transact(ctx context.Context, tx *dynamodb.TransactWriteItem
 			return nil, backendError("TransactWriteItems", err)
 		}
 	}
+}
+
+// ownPuts reports whether a transaction of puts failed only because
+// every put found the very item it writes: the transaction had already
+// landed (a backend that ignores the token runs a resend again).
+func ownPuts(tx *dynamodb.TransactWriteItemsInput, reasons []types.CancellationReason) bool {
+	if len(reasons) != len(tx.TransactItems) {
+		return false
+	}
+	for i, r := range reasons {
+		put := tx.TransactItems[i].Put
+		if put == nil || aws.ToString(r.Code) != "ConditionalCheckFailed" || !sameItem(put.Item, r.Item) {
+			return false
+		}
+	}
+	return true
+}
+
+// withItems reports whether every failed condition came back with the
+// item it found (ReturnValuesOnConditionCheckFailure ALL_OLD).
+func withItems(reasons []types.CancellationReason) bool {
+	for _, r := range reasons {
+		if aws.ToString(r.Code) == "ConditionalCheckFailed" && r.Item == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func sameItem(a, b map[string]types.AttributeValue) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || value.Key(value.FromAttr(v)) != value.Key(value.FromAttr(w)) {
+			return false
+		}
+	}
+	return true
+}
+
+// rejected reports whether a failed write surely changed nothing: it
+// was cancelled with reasons, or refused as the client's fault (4xx).
+func rejected(reasons []types.CancellationReason, err error) bool {
+	if len(reasons) > 0 {
+		return true
+	}
+	if tce := (*types.TransactionCanceledException)(nil); errors.As(err, &tce) {
+		return false // cancelled, but without the reasons that say by what
+	}
+	var api smithy.APIError
+	return errors.As(err, &api) && api.ErrorFault() == smithy.FaultClient
 }
 
 func retryable(reasons []types.CancellationReason) bool {
