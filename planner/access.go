@@ -136,20 +136,9 @@ func sortCond(p *mapping.AccessPath, binds map[string]binding, ranges map[string
 	kv := func(app parser.Expr, max bool) *KeyValue {
 		return &KeyValue{Attr: p.SKAttr, Template: p.SK, Bind: bind, Prefix: true, Append: app, Max: max}
 	}
-	last := p.SK.Parts[len(p.SK.Parts)-1].Column == free
-	if last {
-		for _, r := range ranges[free] {
-			lit := func(i int) parser.Expr { return &parser.Literal{Value: r.values[i]} }
-			switch r.op {
-			case "prefix":
-				return &SortCond{Attr: p.SKAttr, Op: "begins_with", Values: []*KeyValue{kv(lit(0), false)}}
-			case "between":
-				return &SortCond{Attr: p.SKAttr, Op: "between", Values: []*KeyValue{kv(lit(0), false), kv(lit(1), false)}}
-			case ">", ">=":
-				return &SortCond{Attr: p.SKAttr, Op: "between", Values: []*KeyValue{kv(lit(0), false), kv(nil, true)}}
-			case "<", "<=":
-				return &SortCond{Attr: p.SKAttr, Op: "between", Values: []*KeyValue{kv(nil, false), kv(lit(0), false)}}
-			}
+	if last := p.SK.Parts[len(p.SK.Parts)-1].Column == free; last {
+		if sk := rangeSortCond(p.SKAttr, ranges[free], kv); sk != nil {
+			return sk
 		}
 	}
 	prefix := kv(nil, false)
@@ -157,6 +146,57 @@ func sortCond(p *mapping.AccessPath, binds map[string]binding, ranges map[string
 		return nil
 	}
 	return &SortCond{Attr: p.SKAttr, Op: "begins_with", Values: []*KeyValue{prefix}}
+}
+
+// rangeSortCond folds every range condition on the sort key's last column
+// into the tightest interval: one BETWEEN (DynamoDB takes one sort-key
+// condition). A LIKE prefix serves when there is no range. An empty
+// interval (lo > hi) is no key condition at all: DynamoDB would reject it,
+// and the client's check returns no row anyway.
+func rangeSortCond(attr string, conds []rangeCond, kv func(parser.Expr, bool) *KeyValue) *SortCond {
+	var lo, hi, prefix *string
+	for _, r := range conds {
+		v, _ := r.values[0].(string)
+		switch r.op {
+		case "prefix":
+			prefix = &v
+		case ">", ">=":
+			lo = maxString(lo, v)
+		case "<", "<=":
+			hi = minString(hi, v)
+		case "between":
+			w, _ := r.values[1].(string)
+			lo, hi = maxString(lo, v), minString(hi, w)
+		}
+	}
+	lit := func(s string) parser.Expr { return &parser.Literal{Value: s} }
+	switch {
+	case lo != nil && hi != nil && *lo > *hi:
+		return nil
+	case lo != nil && hi != nil:
+		return &SortCond{Attr: attr, Op: "between", Values: []*KeyValue{kv(lit(*lo), false), kv(lit(*hi), false)}}
+	case lo != nil:
+		return &SortCond{Attr: attr, Op: "between", Values: []*KeyValue{kv(lit(*lo), false), kv(nil, true)}}
+	case hi != nil:
+		return &SortCond{Attr: attr, Op: "between", Values: []*KeyValue{kv(nil, false), kv(lit(*hi), false)}}
+	case prefix != nil:
+		return &SortCond{Attr: attr, Op: "begins_with", Values: []*KeyValue{kv(lit(*prefix), false)}}
+	}
+	return nil
+}
+
+func maxString(cur *string, v string) *string {
+	if cur == nil || v > *cur {
+		return &v
+	}
+	return cur
+}
+
+func minString(cur *string, v string) *string {
+	if cur == nil || v < *cur {
+		return &v
+	}
+	return cur
 }
 
 // expand turns the bindings of cols into every combination of values

@@ -636,7 +636,13 @@ func pushable(e parser.Expr) bool {
 		}
 		return true
 	case *parser.Between:
-		return !x.Not && isCol(x.Expr) && isLit(x.Lo) && isLit(x.Hi)
+		if x.Not || !isCol(x.Expr) || !isLit(x.Lo) || !isLit(x.Hi) {
+			return false
+		}
+		// DynamoDB rejects a BETWEEN whose bounds are reversed; SQL just
+		// matches nothing, which the client's check does.
+		c, ok := value.Compare(x.Lo.(*parser.Literal).Value, x.Hi.(*parser.Literal).Value)
+		return ok && c <= 0
 	case *parser.Like:
 		_, ok := likePrefix(x)
 		return ok && !x.Not && isCol(x.Expr)

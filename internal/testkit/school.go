@@ -82,4 +82,8 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT course_id, grade FROM enrollments WHERE student_id = 'a91' ORDER BY course_id DESC LIMIT 2"},
 	{SQL: "SELECT student_id, grade FROM enrollments WHERE course_id = 'cs101' ORDER BY student_id LIMIT 4 OFFSET 250"},
 	{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'cs101' AND grade = 'A' ORDER BY student_id DESC LIMIT 3"},
+	// Empty intervals: DynamoDB rejects a reversed BETWEEN, SQL matches nothing.
+	{SQL: "SELECT course_id FROM enrollments WHERE student_id = 'a91' AND course_id BETWEEN 'm' AND 'b'"},
+	{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'cs101' AND grade BETWEEN 'C' AND 'A'"},
+	{SQL: "SELECT course_id FROM enrollments WHERE student_id = 'a91' AND course_id > 'b' AND course_id <= 'p' AND course_id BETWEEN 'c' AND 'z'"},
 }
