@@ -329,9 +329,10 @@ func TestCopies(t *testing.T) {
 				if res.CopiesUpdated != 121 || res.CopiesSkipped != 0 {
 					t.Errorf("fan-out: %+v, want 121 copies updated", res)
 				}
-				// One UpdateItem for the user, one per copy; a Query, and
-				// one more to see that no copy is left.
-				wantRequests(t, "the fan-out", sent, map[string]int{"Query": 2, "UpdateItem": 122})
+				// One UpdateItem for the user; the 121 copies in two
+				// transactions (99 and 22, each with the user's check); a
+				// Query, and one more to see that no copy is left.
+				wantRequests(t, "the fan-out", sent, map[string]int{"Query": 2, "TransactWriteItems": 2, "UpdateItem": 1})
 				agree(t, fx, blogChecks...)
 				if rows := query(t, fx.DB, "CHECK COPIES FOR users WHERE id IN ('3', '12')"); len(rows) != 0 {
 					t.Errorf("CHECK COPIES after the fan-out: %v", rows)
@@ -380,8 +381,8 @@ func TestCopies(t *testing.T) {
 	}
 }
 
-// TestFanOutInterrupted cuts a fan-out off after some copies, then runs
-// the statement again: every copy ends right.
+// TestFanOutInterrupted cuts a fan-out off after its first transaction
+// of copies, then runs the statement again: every copy ends right.
 func TestFanOutInterrupted(t *testing.T) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
@@ -389,7 +390,7 @@ func TestFanOutInterrupted(t *testing.T) {
 			var updates atomic.Int64
 			var cancel atomic.Pointer[context.CancelFunc]
 			fx := testkit.Load(t, b, "blog", requestHook(func(_ context.Context, op string, _ any) {
-				if op == "UpdateItem" && updates.Add(1) == 40 {
+				if op == "TransactWriteItems" && updates.Add(1) == 1 {
 					if c := cancel.Load(); c != nil {
 						(*c)()
 					}
@@ -405,6 +406,9 @@ func TestFanOutInterrupted(t *testing.T) {
 				t.Fatalf("interrupted fan-out: %v", err)
 			}
 			t.Logf("interrupted: %v; last progress %+v", err, last)
+			if last.Updated != 99 || last.Stale != 120 {
+				t.Errorf("last progress %+v, want 99 of 120 copies updated", last)
+			}
 			if n, _ := fx.Oracle.Exec("UPDATE users SET name = 'Mara V.' WHERE id = '12'"); n != 1 {
 				t.Fatal("sqlite")
 			}
@@ -427,8 +431,9 @@ func TestFanOutInterrupted(t *testing.T) {
 	}
 }
 
-// TestFanOutSkipsConcurrentChange changes one copy between the fan-out's
-// Query and its updates: that copy is skipped, not clobbered.
+// TestFanOutSkipsConcurrentChange changes one copy and deletes another
+// between the fan-out's Query and its updates: both are skipped, neither
+// clobbered nor created, and the other copies of the transaction land.
 func TestFanOutSkipsConcurrentChange(t *testing.T) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
@@ -445,15 +450,23 @@ func TestFanOutSkipsConcurrentChange(t *testing.T) {
 					_, hookErr = fx.Client.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(fx.Mapping.Table),
 						Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "POST#p001"}, "SK": &types.AttributeValueMemberS{Value: "META"}},
 						UpdateExpression: aws.String("SET authorName = :x"), ExpressionAttributeValues: map[string]types.AttributeValue{":x": &types.AttributeValueMemberS{Value: "Guest"}}})
+					if hookErr == nil {
+						// A copy deleted in between: its failed condition
+						// comes back with no item.
+						_, hookErr = fx.Client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(fx.Mapping.Table),
+							Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "POST#p002"}, "SK": &types.AttributeValueMemberS{Value: "META"}}})
+					}
 				})
 			}))
 			author := query(t, fx.DB, "SELECT authorId FROM posts WHERE id = 'p001'")[0][0].(string)
-			res, err := fx.DB.Exec(context.Background(), "UPDATE users SET name = 'Renamed' WHERE id = ?", author)
+			stats := executor.NewStats()
+			res, err := fx.DB.Exec(executor.WithStats(context.Background(), stats), "UPDATE users SET name = 'Renamed' WHERE id = ?", author)
 			if err != nil || hookErr != nil {
 				t.Fatal(err, hookErr)
 			}
-			if res.CopiesSkipped != 1 {
-				t.Errorf("fan-out: %+v, want 1 copy skipped", res)
+			t.Logf("requests: %v", stats.Snapshot().Requests)
+			if res.CopiesSkipped != 2 || res.CopiesUpdated != 118 {
+				t.Errorf("fan-out: %+v, want 118 copies updated and 2 skipped", res)
 			}
 			if got := query(t, fx.DB, "SELECT authorName FROM posts WHERE id = 'p001'"); got[0][0] != "Guest" {
 				t.Errorf("the concurrent change was clobbered: %v", got)
@@ -473,11 +486,12 @@ func TestFanOutTiming(t *testing.T) {
 			t.Parallel()
 			fx := testkit.Load(t, b, "blog")
 			start := time.Now()
-			res, err := fx.DB.Exec(context.Background(), "UPDATE users SET name = 'Mara V.' WHERE id = '12'")
+			stats := executor.NewStats()
+			res, err := fx.DB.Exec(executor.WithStats(context.Background(), stats), "UPDATE users SET name = 'Mara V.' WHERE id = '12'")
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: fan-out of %d copies in %v", b.Name, res.CopiesUpdated, time.Since(start))
+			t.Logf("%s: fan-out of %d copies in %v, requests %v", b.Name, res.CopiesUpdated, time.Since(start), stats.Snapshot().Requests)
 		})
 	}
 }
@@ -640,6 +654,99 @@ func TestInsertOutcomeUnknown(t *testing.T) {
 			}
 			if got := query(t, fx.DB, "SELECT COUNT(*) FROM enrollments WHERE student_id = 'k42' AND (course_id LIKE 'x%' OR course_id LIKE 'z%')"); fmt.Sprint(got) != "[[270]]" {
 				t.Errorf("rows landed: %v", got)
+			}
+		})
+	}
+}
+
+// beforeRequest calls fn with each request's operation name and input
+// before it is sent, from inside the SDK's middleware stack.
+func beforeRequest(fn func(op string, in any)) dynosql.Option {
+	return dynosql.WithRequestHook(func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("testBefore",
+				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+					fn(middleware.GetOperationName(ctx), in.Parameters)
+					return next.HandleInitialize(ctx, in)
+				}), middleware.After)
+		})
+	})
+}
+
+// writesPost reports whether a request writes a post: a copy's UpdateItem,
+// or a transaction of them.
+func writesPost(_ string, in any) bool {
+	switch x := in.(type) {
+	case *dynamodb.UpdateItemInput:
+		pk, _ := x.Key["PK"].(*types.AttributeValueMemberS)
+		return pk != nil && strings.HasPrefix(pk.Value, "POST#")
+	case *dynamodb.TransactWriteItemsInput:
+		return true
+	}
+	return false
+}
+
+// writesUser12 reports whether a request is the UpdateItem of users 12.
+func writesUser12(_ string, in any) bool {
+	u, ok := in.(*dynamodb.UpdateItemInput)
+	if !ok {
+		return false
+	}
+	pk, _ := u.Key["PK"].(*types.AttributeValueMemberS)
+	return pk != nil && pk.Value == "USER#12"
+}
+
+// TestOverlappingFanOutsOfOneSource runs statement A, and at a point of
+// its fan-out runs statement B (a later rename of the same user) to the
+// end: A's fan-out may not write its now outdated value over B's, and
+// says so.
+func TestOverlappingFanOutsOfOneSource(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range []struct {
+				name   string
+				before bool                         // the hook runs before the request, else after it returned
+				at     func(op string, in any) bool // where B runs
+			}{
+				{"B between A's write of the user and A's Query", false, writesUser12},
+				{"B just before A's first copy write", true, writesPost},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					var armed atomic.Bool
+					var fx *testkit.Fixture
+					var resB dynosql.Result
+					var errB error
+					runB := func(op string, in any) {
+						if c.at(op, in) && armed.CompareAndSwap(true, false) {
+							resB, errB = fx.DB.Exec(context.Background(), "UPDATE users SET name = 'Mara B' WHERE id = '12'")
+						}
+					}
+					var opt dynosql.Option
+					if c.before {
+						opt = beforeRequest(runB)
+					} else {
+						opt = requestHook(func(_ context.Context, op string, in any) { runB(op, in) })
+					}
+					fx = testkit.Load(t, b, "blog", opt)
+					armed.Store(true)
+					_, errA := fx.DB.Exec(context.Background(), "UPDATE users SET name = 'Mara A' WHERE id = '12'")
+					if armed.Load() {
+						t.Fatal("statement B never ran")
+					}
+					if errB != nil || resB.CopiesUpdated != 120 {
+						t.Errorf("B: %+v, %v; want 120 copies updated", resB, errB)
+					}
+					if !errors.Is(errA, dynosql.ErrConflict) || !strings.Contains(errA.Error(), "newer change") {
+						t.Errorf("A: %v, want a conflict with a newer change", errA)
+					}
+					if got := query(t, fx.DB, "SELECT name FROM users WHERE id = '12'"); fmt.Sprint(got) != "[[Mara B]]" {
+						t.Errorf("users 12: %v", got)
+					}
+					if drift := query(t, fx.DB, "CHECK COPIES FOR users WHERE id = '12'"); len(drift) != 0 {
+						t.Errorf("%d copies differ from users 12 after both fan-outs, e.g. %v", len(drift), drift[0])
+					}
+				})
 			}
 		})
 	}

@@ -2,20 +2,23 @@ package executor
 
 import (
 	"context"
-	"sync/atomic"
+	"errors"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/retry"
 	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
 )
 
 // Progress reports how far the rewrite of one source row's copies has
-// got; it is sent after every copy written or skipped.
+// got; it is sent after every transaction of copies (or copy written
+// alone) and after copies are dropped because their guard failed.
 type Progress struct {
 	Copy    string // the copy column, as entity.column
 	Source  string // the source row, as entity (key)
@@ -96,11 +99,14 @@ func (ex *Executor) findCopies(ctx context.Context, f *planner.FanOut, keyVal va
 
 // fanOut brings the copies of one written source row in step with it.
 // Each copy that differs is rewritten with a guard on the value the
-// Query saw, so a copy changed in between is skipped. Because index
-// reads are eventually consistent (a just-written copy may be missing
-// or stale), the Query is repeated until it shows no copy still to try,
-// at most planner.MaxRounds times. A re-run after an interruption finds
-// the copies not yet rewritten: the fan-out is idempotent.
+// Query saw, so a copy changed in between is skipped, and in the same
+// transaction as a check that the source still holds the value written,
+// so a fan-out overtaken by a later change of the source writes nothing
+// stale (rewriteCopies). Because index reads are eventually consistent
+// (a just-written copy may be missing or stale), the Query is repeated
+// until it shows no copy still to try, at most planner.MaxRounds times.
+// A re-run after an interruption finds the copies not yet rewritten: the
+// fan-out is idempotent.
 func (ex *Executor) fanOut(ctx context.Context, f *planner.FanOut, src mapping.Row) (fanCount, error) {
 	var n fanCount
 	keyVal := src[f.SourceKey]
@@ -124,67 +130,319 @@ func (ex *Executor) fanOut(ctx context.Context, f *planner.FanOut, src mapping.R
 		if len(stale) == 0 {
 			return n, nil
 		}
-		u, s, err := ex.rewriteCopies(ctx, f, src, stale, want)
-		n.updated += u
-		n.skipped += s
+		m, err := ex.rewriteCopies(ctx, f, src, stale, want, n)
+		n = m
 		if err != nil {
-			n.left = int64(len(stale)) - u - s
 			return n, err
 		}
 	}
 	return n, nil
 }
 
+// copyRun is the rewrite of one batch of copies of one source row.
+type copyRun struct {
+	ex     *Executor
+	f      *planner.FanOut
+	src    mapping.Row
+	srcKey map[string]types.AttributeValue
+	want   value.Value
+	n      fanCount
+	stale  int64 // copies this rewrite was given
+	done   int64 // of them, copies updated, skipped or found right
+	report func(Progress)
+}
+
+func (cr *copyRun) progress() {
+	if cr.report != nil {
+		cr.report(Progress{Copy: cr.f.Copier.Name + "." + cr.f.Copy.Column, Source: cr.f.Copy.Source.Name + " " + keyDesc(cr.f.Copy.Source, cr.src),
+			Stale: cr.stale, Updated: cr.n.updated, Skipped: cr.n.skipped})
+	}
+}
+
 // rewriteCopies sets each stale copy to want, guarded by the value it was
-// seen with, in parallel; it returns the copies updated and skipped.
-func (ex *Executor) rewriteCopies(ctx context.Context, f *planner.FanOut, src mapping.Row, stale []copyItem, want value.Value) (int64, int64, error) {
-	var updated, skipped atomic.Int64
-	report := progressFrom(ctx)
-	prog := func() {
-		if report != nil {
-			report(Progress{Copy: f.Copier.Name + "." + f.Copy.Column, Source: f.Copy.Source.Name + " " + keyDesc(f.Copy.Source, src),
-				Stale: int64(len(stale)), Updated: updated.Load(), Skipped: skipped.Load()})
+// seen with. The copies go in TransactWriteItems of up to
+// planner.CopiesPerTransact updates, each with a ConditionCheck that the
+// source item exists and still holds want: a copy is never written with
+// a value its source no longer holds. A failed source check means a later
+// change of the source owns the copies: the rewrite stops with a
+// conflict. A copy whose own guard fails is dropped (skipped, or already
+// right when it holds want) and the rest are sent again. The transactions
+// go one after the other: run together, their checks of the one source
+// item would conflict. n holds the counts so far; the result adds this
+// rewrite's.
+func (ex *Executor) rewriteCopies(ctx context.Context, f *planner.FanOut, src mapping.Row, stale []copyItem, want value.Value, n fanCount) (fanCount, error) {
+	srcKey, err := ex.baseKey(f.Copy.Source, src)
+	if err != nil {
+		return n, err
+	}
+	cr := &copyRun{ex: ex, f: f, src: src, srcKey: srcKey, want: want, n: n, stale: int64(len(stale)), report: progressFrom(ctx)}
+	var rest []copyItem
+	for _, c := range stale {
+		if sameKey(c.av, srcKey) {
+			// The source item copies itself: no transaction may touch
+			// one item twice, so its update carries the source's check.
+			if err := cr.updateSelf(ctx, c); err != nil {
+				return cr.finish(err)
+			}
+			continue
+		}
+		rest = append(rest, c)
+	}
+	for len(rest) > 0 {
+		batch := rest[:min(len(rest), planner.CopiesPerTransact)]
+		rest = rest[len(batch):]
+		if err := cr.batch(ctx, batch); err != nil {
+			return cr.finish(err)
 		}
 	}
-	name := expression.Name(f.Copy.Column)
-	err := ex.eachWrite(ctx, len(stale), func(ctx context.Context, i int) error {
-		c := stale[i]
-		var ub expression.UpdateBuilder
-		if want == nil {
-			ub = ub.Remove(name)
-		} else {
-			ub = ub.Set(name, expression.Value(value.ToAttr(want)))
+	return cr.n, nil
+}
+
+func (cr *copyRun) finish(err error) (fanCount, error) {
+	cr.n.left += cr.stale - cr.done
+	return cr.n, err
+}
+
+// sourceCond requires the source item to exist and hold want.
+func (cr *copyRun) sourceCond() expression.ConditionBuilder {
+	name := expression.Name(cr.f.Copy.SourceColumn)
+	holds := expression.AttributeNotExists(name)
+	if cr.want != nil {
+		holds = expression.Equal(name, expression.Value(value.ToAttr(cr.want)))
+	}
+	return expression.And(expression.AttributeExists(expression.Name(cr.ex.m.PartitionKey)), holds)
+}
+
+// copyUpdate builds the update of one copy to want, guarded by the value
+// the Query saw, and by more.
+func (cr *copyRun) copyUpdate(c copyItem, more ...expression.ConditionBuilder) (expression.Expression, error) {
+	name := expression.Name(cr.f.Copy.Column)
+	var ub expression.UpdateBuilder
+	if cr.want == nil {
+		ub = ub.Remove(name)
+	} else {
+		ub = ub.Set(name, expression.Value(value.ToAttr(cr.want)))
+	}
+	seen := expression.AttributeNotExists(name)
+	if c.cur != nil {
+		seen = expression.Equal(name, expression.Value(value.ToAttr(c.cur)))
+	}
+	expr, err := expression.NewBuilder().WithUpdate(ub).
+		WithCondition(buildCond(expression.AttributeExists(expression.Name(cr.ex.m.PartitionKey)), append([]expression.ConditionBuilder{seen}, more...)...)).Build()
+	if err != nil {
+		return expr, internal("building a copy's update: %v", err)
+	}
+	return expr, nil
+}
+
+// sourceMoved is the error of a fan-out overtaken by a later change of
+// its source.
+func (cr *copyRun) sourceMoved(now map[string]types.AttributeValue) error {
+	e := cr.f.Copy.Source
+	what := "no longer holds " + cr.f.Copy.SourceColumn + " = " + value.Literal(cr.want)
+	if now != nil {
+		var cur value.Value
+		if av, ok := now[cr.f.Copy.SourceColumn]; ok {
+			cur = value.FromAttr(av)
 		}
-		seen := expression.AttributeNotExists(name)
-		if c.cur != nil {
-			seen = expression.Equal(name, expression.Value(value.ToAttr(c.cur)))
+		what += " (it holds " + value.Literal(cur) + ")"
+	}
+	base := errs.New(errs.Conflict, "%s %s %s: a newer change of %s %s is fanning out to %s.%s; this statement's fan-out stopped and wrote nothing stale (%d copies updated, %d skipped, %d left to the newer change)",
+		e.Name, keyDesc(e, cr.src), what, e.Name, keyDesc(e, cr.src), cr.f.Copier.Name, cr.f.Copy.Column, cr.n.updated, cr.n.skipped, cr.stale-cr.done)
+	return &errs.ConditionFailedError{Base: base, Entity: e.Name, Key: keyStrings(cr.srcKey)}
+}
+
+// batch writes up to planner.CopiesPerTransact copies, all in one
+// TransactWriteItems when nothing is in the way. A transaction cancelled
+// only by conflicts or throttling is resent with the same token (the SDK
+// wrote it into tx; DYNAMODB.md 3.4); one whose answer was lost, once
+// with the same token, which DynamoDB answers without writing again.
+// Copies whose guard failed are dropped, and the others are sent in a new
+// transaction with a new token. The reasons come in TransactItems order
+// (3.3), each with the item it found (ALL_OLD); a backend that returns
+// no item, or stops at the first failed condition (minidyn), has the
+// copies still pending read again to tell which to drop.
+func (cr *copyRun) batch(ctx context.Context, pending []copyItem) error {
+	check, err := expression.NewBuilder().WithCondition(cr.sourceCond()).Build()
+	if err != nil {
+		return internal("building the source's check: %v", err)
+	}
+	table := aws.String(cr.f.Table)
+	build := func() *dynamodb.TransactWriteItemsInput {
+		tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+			TransactItems: []types.TransactWriteItem{{ConditionCheck: &types.ConditionCheck{TableName: table, Key: cr.srcKey,
+				ConditionExpression: check.Condition(), ExpressionAttributeNames: check.Names(), ExpressionAttributeValues: check.Values(),
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}}}
+		for _, c := range pending {
+			expr, _ := cr.copyUpdate(c) // built once below with the same inputs: cannot fail here
+			tx.TransactItems = append(tx.TransactItems, types.TransactWriteItem{Update: &types.Update{TableName: table, Key: c.av,
+				UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
+				ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
 		}
-		expr, err := expression.NewBuilder().WithUpdate(ub).
-			WithCondition(expression.And(expression.AttributeExists(expression.Name(ex.m.PartitionKey)), seen)).Build()
-		if err != nil {
-			return internal("building a copy's UpdateItem: %v", err)
+		return tx
+	}
+	for _, c := range pending {
+		if _, err := cr.copyUpdate(c); err != nil {
+			return err
 		}
-		_, err = ex.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(f.Table), Key: c.av,
-			UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-			ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
-		if ccf, ok := isConditionFailed(err); ok {
-			// Already right (a stale index entry) is not a skip.
-			if ccf.Item == nil || value.Key(value.FromAttr(ccf.Item[f.Copy.Column])) != value.Key(want) {
-				skipped.Add(1)
-			}
-			prog()
+	}
+	tx := build()
+	resent, retries := false, 0
+	for len(pending) > 0 {
+		_, err := cr.ex.client.TransactWriteItems(ctx, tx, cr.ex.optFns(ctx)...)
+		if err == nil {
+			cr.n.updated += int64(len(pending))
+			cr.done += int64(len(pending))
+			cr.progress()
 			return nil
 		}
-		if err != nil {
-			return backendError("UpdateItem", err)
+		var tce *types.TransactionCanceledException
+		if !errors.As(err, &tce) {
+			if resent || rejected(nil, err) || tx.ClientRequestToken == nil || ctx.Err() != nil {
+				return backendError("TransactWriteItems", err)
+			}
+			resent = true
+			continue
 		}
-		updated.Add(1)
-		prog()
+		reasons := tce.CancellationReasons
+		if len(reasons) != len(tx.TransactItems) {
+			return backendError("TransactWriteItems", err)
+		}
+		if retryable(reasons) {
+			if retries == maxTransactRetries {
+				return backendError("TransactWriteItems", err)
+			}
+			if err := retry.Backoff(ctx, retries); err != nil {
+				return backendError("TransactWriteItems", err)
+			}
+			retries++
+			continue
+		}
+		if aws.ToString(reasons[0].Code) == "ConditionalCheckFailed" {
+			return cr.sourceMoved(reasons[0].Item)
+		}
+		var keep []copyItem
+		unknown := false
+		for i, c := range pending {
+			r := reasons[i+1]
+			switch code := aws.ToString(r.Code); code {
+			case "", "None", "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":
+				keep = append(keep, c)
+			case "ConditionalCheckFailed":
+				if r.Item == nil {
+					unknown = true
+					keep = append(keep, c)
+					continue
+				}
+				cr.drop(r.Item, resent)
+			default:
+				return note(backendError("TransactWriteItems", err), "%s %s: %s", cr.f.Copier.Name, keyDesc(cr.f.Copier, c.key), code)
+			}
+		}
+		if unknown {
+			if keep, err = cr.reread(ctx, keep, resent); err != nil {
+				return err
+			}
+		}
+		cr.progress()
+		pending = keep
+		tx = build()
+		resent, retries = false, 0
+	}
+	return nil
+}
+
+// drop counts a copy whose guard failed: already right when it holds
+// want (after a resend, most likely by this rewrite's own first send,
+// so counted as updated), else skipped; item is the copy as found, nil
+// when it is gone.
+func (cr *copyRun) drop(item map[string]types.AttributeValue, resent bool) {
+	cr.done++
+	var cur value.Value
+	if av, ok := item[cr.f.Copy.Column]; ok {
+		cur = value.FromAttr(av)
+	}
+	switch {
+	case item != nil && value.Key(cur) == value.Key(cr.want):
+		if resent {
+			cr.n.updated++
+		}
+	default:
+		cr.n.skipped++
+	}
+}
+
+// reread reads the pending copies again, strongly consistent, and drops
+// (counting them) those that are gone or no longer hold the value the
+// Query saw: the copies a transaction without the failed items' values
+// was cancelled by.
+func (cr *copyRun) reread(ctx context.Context, pending []copyItem, resent bool) ([]copyItem, error) {
+	ka := types.KeysAndAttributes{ConsistentRead: aws.Bool(true)}
+	proj, err := expression.NewBuilder().WithProjection(expression.NamesList(expression.Name(cr.ex.m.PartitionKey),
+		expression.Name(cr.ex.m.SortKey), expression.Name(cr.f.Copy.Column))).Build()
+	if cr.ex.m.SortKey == "" {
+		proj, err = expression.NewBuilder().WithProjection(expression.NamesList(expression.Name(cr.ex.m.PartitionKey),
+			expression.Name(cr.f.Copy.Column))).Build()
+	}
+	if err != nil {
+		return nil, internal("projection: %v", err)
+	}
+	ka.ProjectionExpression, ka.ExpressionAttributeNames = proj.Projection(), proj.Names()
+	for _, c := range pending {
+		ka.Keys = append(ka.Keys, c.av)
+	}
+	items, err := cr.ex.newRun(nil).batchGetChunk(ctx, cr.f.Table, ka)
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]map[string]types.AttributeValue{}
+	for _, it := range items {
+		found[itemID(cr.ex.m, it)] = it
+	}
+	var keep []copyItem
+	for _, c := range pending {
+		it := found[c.id]
+		var cur value.Value
+		if av, ok := it[cr.f.Copy.Column]; ok {
+			cur = value.FromAttr(av)
+		}
+		if it != nil && value.Key(cur) == value.Key(c.cur) {
+			keep = append(keep, c)
+			continue
+		}
+		cr.drop(it, resent)
+	}
+	return keep, nil
+}
+
+// updateSelf rewrites a copy held by the source item itself, in one
+// UpdateItem whose guard is the copy's and the source's.
+func (cr *copyRun) updateSelf(ctx context.Context, c copyItem) error {
+	expr, err := cr.copyUpdate(c, cr.sourceCond())
+	if err != nil {
+		return err
+	}
+	_, err = cr.ex.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(cr.f.Table), Key: c.av,
+		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal}, cr.ex.optFns(ctx)...)
+	if ccf, ok := isConditionFailed(err); ok {
+		if ccf.Item == nil || value.Key(value.FromAttr(ccf.Item[cr.f.Copy.SourceColumn])) != value.Key(cr.want) {
+			return cr.sourceMoved(ccf.Item)
+		}
+		cr.drop(ccf.Item, false)
+		cr.progress()
 		return nil
-	})
-	return updated.Load(), skipped.Load(), err
+	}
+	if err != nil {
+		return backendError("UpdateItem", err)
+	}
+	cr.n.updated++
+	cr.done++
+	cr.progress()
+	return nil
 }
 
 // copyDiff is one copy that differs from its source.
@@ -251,10 +509,10 @@ func (ex *Executor) repair(ctx context.Context, cc *planner.CopyCheck) (*Result,
 				rest = append(rest, d)
 			}
 		}
-		u, s, err := ex.rewriteCopies(ctx, f, src, group, src[f.Copy.SourceColumn])
-		res.Affected += u
-		res.CopiesUpdated += u
-		res.CopiesSkipped += s
+		n, err := ex.rewriteCopies(ctx, f, src, group, src[f.Copy.SourceColumn], fanCount{})
+		res.Affected += n.updated
+		res.CopiesUpdated += n.updated
+		res.CopiesSkipped += n.skipped
 		if err != nil {
 			return res, note(err, "%d copies were repaired before the error; run REPAIR COPIES again to finish", res.CopiesUpdated)
 		}

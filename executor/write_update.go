@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -80,6 +81,10 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 			n, err := ex.fanOut(ctx, f, row)
 			res.CopiesUpdated += n.updated
 			res.CopiesSkipped += n.skipped
+			var moved *errs.ConditionFailedError
+			if errors.As(err, &moved) {
+				return note(err, "this statement's own write of %s %s had landed before", e.Name, keyDesc(e, row))
+			}
 			if err != nil {
 				return note(err, "%s was updated; %d copies of %s.%s were updated and %d are still to do: run the statement again, or REPAIR COPIES FOR %s WHERE %s = %s",
 					e.Name, res.CopiesUpdated, f.Copier.Name, f.Copy.Column, n.left, e.Name, f.SourceKey, parser.Format(&parser.Literal{Value: row[f.SourceKey]}))

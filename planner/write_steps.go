@@ -254,12 +254,19 @@ func bindText(t *mapping.Template, what string) string {
 type Transact struct {
 	Table   string
 	Actions []Node
-	Note    string
+	// Size says how many actions there are, when Actions stands for
+	// more than one each; empty: one each.
+	Size string
+	Note string
 }
 
 // Request describes the TransactWriteItems sent.
 func (t *Transact) Request() *Request {
-	return &Request{Op: "TransactWriteItems", Table: t.Table, Note: fmt.Sprintf("%d actions, all or none; %s", len(t.Actions), t.Note)}
+	size := t.Size
+	if size == "" {
+		size = fmt.Sprintf("%d", len(t.Actions))
+	}
+	return &Request{Op: "TransactWriteItems", Table: t.Table, Note: fmt.Sprintf("%s actions, all or none; %s", size, t.Note)}
 }
 
 // Describe implements Node.
@@ -430,11 +437,14 @@ func (d *DeleteRows) Describe() (string, []string, []Node) {
 // FanOut keeps the copies of one source column in step: for each source
 // row written, Query Copy.Path (keyed by the copy's key column alone) for
 // the items that carry the copy, and rewrite each copy that differs from
-// the source's new value with an UpdateItem guarded by the value the
-// Query saw, so that a copy changed in between is skipped, not clobbered.
-// Index reads are eventually consistent: after the updates the Query is
-// repeated (at most MaxRounds times in all) until it shows no copy it has
-// not already tried that still differs.
+// the source's new value with an update guarded by the value the Query
+// saw, so that a copy changed in between is skipped, not clobbered. The
+// updates go in TransactWriteItems of up to CopiesPerTransact, each with
+// a ConditionCheck that the source still holds the value written, so a
+// fan-out overtaken by a later change of its source writes nothing stale
+// and stops with a conflict. Index reads are eventually consistent: after
+// the updates the Query is repeated (at most MaxRounds times in all)
+// until it shows no copy it has not already tried that still differs.
 type FanOut struct {
 	Table  string
 	Copy   *mapping.Copy
@@ -446,6 +456,10 @@ type FanOut struct {
 
 // MaxRounds bounds the Queries of one fan-out for one source row.
 const MaxRounds = 3
+
+// CopiesPerTransact is how many copy updates one TransactWriteItems of a
+// fan-out holds: the limit of actions less the source's ConditionCheck.
+const CopiesPerTransact = maxTransactItems - 1
 
 // QueryRequest describes the Query that finds the copies, sent once per
 // what.
@@ -473,19 +487,48 @@ func (f *FanOut) Project() []string {
 	return append(baseAttrs(f.Copier), f.Copy.Column)
 }
 
-// UpdateRequest describes the UpdateItem sent for each stale copy.
-func (f *FanOut) UpdateRequest() *Request {
+// UpdateRequest describes the update of each stale copy; what says
+// which value of the source it is set to ("as written", "as read").
+func (f *FanOut) UpdateRequest(what string) *Request {
 	return &Request{Op: "UpdateItem", Table: f.Table, Key: rowKeyText(f.Copier, f.Copier.Name),
 		Condition: "attribute_exists(" + baseAttrs(f.Copier)[0] + ") AND " + f.Copy.Column + " = {the value the Query saw} (attribute_not_exists when it had none)",
-		Update:    "SET " + f.Copy.Column + " = {" + f.Copy.Source.Name + "." + f.Copy.SourceColumn + " as written}",
-		Per:       "copy that differs, in parallel"}
+		Update:    "SET " + f.Copy.Column + " = {" + f.Copy.Source.Name + "." + f.Copy.SourceColumn + " " + what + "}",
+		Note:      "one action per copy that differs"}
+}
+
+// SourceCheck describes the ConditionCheck on the source item that each
+// transaction of copy updates carries.
+func (f *FanOut) SourceCheck(what string) *Request {
+	src := f.Copy.Source
+	return &Request{Op: "ConditionCheck", Table: f.Table, Key: rowKeyText(src, src.Name),
+		Condition: "attribute_exists(" + baseAttrs(src)[0] + ") AND " + f.Copy.SourceColumn + " = {" + src.Name + "." + f.Copy.SourceColumn + " " + what + "}",
+		Note:      "when it fails, a newer change of the source owns the copies: stop with a conflict"}
+}
+
+// Transact describes the transactions that carry the copy updates.
+func (f *FanOut) Transact(what string) *Transact {
+	return &Transact{Table: f.Table, Actions: []Node{&checkSend{f.SourceCheck(what)}, &Send{f.UpdateRequest(what)}},
+		Size: fmt.Sprintf("1 + up to %d", CopiesPerTransact),
+		Note: "one transaction after another per source row; a copy whose condition fails is dropped (skipped, or already right) and the others are sent again"}
 }
 
 // Describe implements Node.
 func (f *FanOut) Describe() (string, []string, []Node) {
 	title := fmt.Sprintf("fan-out %s.%s from %s.%s (copies found by %s)", f.Copier.Name, f.Copy.Column, f.Copy.Source.Name,
 		f.Copy.SourceColumn, pathName(f.Copy.Path))
-	return title, nil, []Node{&Send{f.QueryRequest("source row written, repeated while it shows stale copies not yet tried (at most 3)")}, &Send{f.UpdateRequest()}}
+	return title, nil, []Node{&Send{f.QueryRequest("source row written, repeated while it shows stale copies not yet tried (at most 3)")}, f.Transact("as written")}
+}
+
+// checkSend is a ConditionCheck action of a transaction, as EXPLAIN
+// prints it.
+type checkSend struct{ Req *Request }
+
+// Request describes the action.
+func (c *checkSend) Request() *Request { return c.Req }
+
+// Describe implements Node.
+func (c *checkSend) Describe() (string, []string, []Node) {
+	return "condition-check " + c.Req.Table + "  key: " + c.Req.Key, c.Req.details(), nil
 }
 
 func pathName(p *mapping.AccessPath) string {
@@ -520,7 +563,7 @@ func (c *CopyCheck) Describe() (string, []string, []Node) {
 	for _, f := range c.FanOuts {
 		inputs = append(inputs, &Send{f.QueryRequest("source row")})
 		if c.Repair {
-			inputs = append(inputs, &Send{f.UpdateRequest()})
+			inputs = append(inputs, f.Transact("as read"))
 		}
 	}
 	return title, nil, inputs
@@ -533,5 +576,6 @@ var (
 	_ Node = (*UpdateRows)(nil)
 	_ Node = (*DeleteRows)(nil)
 	_ Node = (*FanOut)(nil)
+	_ Node = (*checkSend)(nil)
 	_ Node = (*CopyCheck)(nil)
 )
