@@ -10,7 +10,8 @@ import (
 	"github.com/dynosql/dynosql/planner"
 )
 
-// condition turns a pushable SQL condition into a DynamoDB condition.
+// condition turns a condition the planner found pushable (see
+// planner.pushable) into a DynamoDB condition.
 // Every name becomes a #placeholder and every value a :placeholder.
 func condition(e parser.Expr) (expression.ConditionBuilder, error) {
 	switch x := e.(type) {
@@ -28,9 +29,6 @@ func condition(e parser.Expr) (expression.ConditionBuilder, error) {
 		}
 		r, err := condition(x.R)
 		return expression.Or(l, r), err
-	case *parser.Not:
-		c, err := condition(x.E)
-		return expression.Not(c), err
 	case *parser.Compare:
 		name, val, op, ok := colLit(x.L, x.R, x.Op)
 		if !ok {
@@ -39,8 +37,6 @@ func condition(e parser.Expr) (expression.ConditionBuilder, error) {
 		switch op {
 		case "=":
 			return expression.Equal(name, val), nil
-		case "<>":
-			return expression.NotEqual(name, val), nil
 		case "<":
 			return expression.LessThan(name, val), nil
 		case "<=":
@@ -63,11 +59,7 @@ func condition(e parser.Expr) (expression.ConditionBuilder, error) {
 			}
 			ops = append(ops, attrValue(lit.Value))
 		}
-		c := expression.In(expression.Name(col.Name), ops[0], ops[1:]...)
-		if x.Not {
-			c = expression.Not(c)
-		}
-		return c, nil
+		return expression.In(expression.Name(col.Name), ops[0], ops[1:]...), nil
 	case *parser.Between:
 		col, ok := x.Expr.(*parser.Column)
 		lo, ok1 := x.Lo.(*parser.Literal)
@@ -75,18 +67,9 @@ func condition(e parser.Expr) (expression.ConditionBuilder, error) {
 		if ok && ok1 && ok2 {
 			return expression.Between(expression.Name(col.Name), attrValue(lo.Value), attrValue(hi.Value)), nil
 		}
-	case *parser.Like:
-		col, ok := x.Expr.(*parser.Column)
-		lit, ok1 := x.Pattern.(*parser.Literal)
-		if s, ok2 := lit.Value.(string); ok && ok1 && ok2 {
-			return expression.BeginsWith(expression.Name(col.Name), likeLiteralPrefix(s)), nil
-		}
 	case *parser.IsNull:
-		if col, ok := x.Expr.(*parser.Column); ok {
-			if x.Not {
-				return expression.AttributeExists(expression.Name(col.Name)), nil
-			}
-			return expression.AttributeNotExists(expression.Name(col.Name)), nil
+		if col, ok := x.Expr.(*parser.Column); ok && x.Not {
+			return expression.AttributeExists(expression.Name(col.Name)), nil
 		}
 	}
 	return expression.ConditionBuilder{}, unpushable(e)
@@ -113,16 +96,6 @@ func colLit(a, b parser.Expr, op string) (expression.NameBuilder, expression.Val
 
 func attrValue(v value.Value) expression.ValueBuilder {
 	return expression.Value(value.ToAttr(v))
-}
-
-// likeLiteralPrefix is the text of a LIKE pattern before its first wildcard.
-func likeLiteralPrefix(s string) string {
-	for i, r := range s {
-		if r == '%' || r == '_' {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 // keyCondition builds a Query's key condition for one partition value.

@@ -64,7 +64,7 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 		}
 		o.group = append(o.group, e)
 	}
-	having, err := sc.resolve(sel.Having, args)
+	having, err := b.resolveHaving(o, args)
 	if err != nil {
 		return nil, err
 	}
@@ -293,4 +293,26 @@ func sortsBy(q *Query, e *mapping.Entity, col string) bool {
 		}
 	}
 	return true
+}
+
+// resolveHaving resolves HAVING, where a name that is no column of the
+// tables but a select-list alias stands for that expression, as SQLite
+// allows (HAVING n > 2 for COUNT(*) AS n).
+func (b *selectBuilder) resolveHaving(o *output, args []value.Value) (parser.Expr, error) {
+	aliased, err := rewrite(b.sel.Having, func(x parser.Expr) (parser.Expr, error) {
+		c, ok := x.(*parser.Column)
+		if !ok || c.Table != "" || b.sc.hasColumn(c.Name) {
+			return x, nil
+		}
+		for i, col := range b.sel.Columns {
+			if col.Alias == c.Name && !col.Star {
+				return o.exprs[i], nil
+			}
+		}
+		return x, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.sc.resolve(aliased, args)
 }

@@ -227,3 +227,13 @@ func inTerms(e parser.Expr) (*parser.In, bool) {
 	}
 	return nil, false
 }
+
+// hasColumn reports whether any table of the statement has a column name.
+func (s *scope) hasColumn(name string) bool {
+	for _, sl := range s.slots {
+		if _, ok := sl.Entity.Columns[name]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -86,4 +86,8 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT course_id FROM enrollments WHERE student_id = 'a91' AND course_id BETWEEN 'm' AND 'b'"},
 	{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'cs101' AND grade BETWEEN 'C' AND 'A'"},
 	{SQL: "SELECT course_id FROM enrollments WHERE student_id = 'a91' AND course_id > 'b' AND course_id <= 'p' AND course_id BETWEEN 'c' AND 'z'"},
+	// HAVING may name a select-list alias.
+	{SQL: "SELECT grade, COUNT(*) AS n FROM enrollments WHERE course_id = 'cs101' GROUP BY grade HAVING n > 40 ORDER BY grade"},
+	// LIKE is checked on the client: the embedded backend fails begins_with on a missing attribute.
+	{SQL: "SELECT course_id FROM enrollments WHERE student_id = 'a91' AND grade LIKE 'B%'"},
 }
