@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -220,6 +221,9 @@ func (r *run) queryInputs(q *planner.Query, t tuple) ([]*dynamodb.QueryInput, er
 		if q.Limit > 0 {
 			in.Limit = aws.Int32(int32(min(q.Limit, math.MaxInt32)))
 		}
+		if q.CountOnly {
+			in.Select = types.SelectCount
+		}
 		ins = append(ins, in)
 	}
 	return ins, nil
@@ -281,7 +285,12 @@ func (it *queryIter) next(ctx context.Context) (tuple, error) {
 		if err != nil {
 			return nil, err
 		}
-		it.buf = it.r.classify(out.Items, it.q.Reads)
+		if it.q.CountOnly {
+			// Rows without columns: all COUNT(*) needs is how many.
+			it.buf = slices.Repeat([]tuple{make(tuple, len(it.r.plan.Slots))}, int(out.Count))
+		} else {
+			it.buf = it.r.classify(out.Items, it.q.Reads)
+		}
 		if len(out.LastEvaluatedKey) == 0 {
 			it.done = true
 		} else {

@@ -86,3 +86,23 @@ func (e *Entity) KeyItem(row Row, attrs ...string) (map[string]types.AttributeVa
 	}
 	return key, nil
 }
+
+// Alone reports whether, through path, a read of entity e's items can
+// meet no item of another entity: every other entity that defines the
+// path's keys has templates that cannot match the same key. A Query that
+// counts items without reading them (Select=COUNT) is right only then.
+func (m *Mapping) Alone(e *Entity, path *AccessPath) bool {
+	for _, other := range m.Entities {
+		if other == e {
+			continue
+		}
+		pk, sk := other.Templates[path.PKAttr], other.Templates[path.SKAttr]
+		if pk == nil || (path.SKAttr != "" && sk == nil) {
+			continue // not in this index
+		}
+		if mayOverlap(pk, path.PK) && (path.SK == nil || mayOverlap(sk, path.SK)) {
+			return false
+		}
+	}
+	return true
+}

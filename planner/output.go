@@ -269,6 +269,25 @@ func (o *output) orderByKey(root Node, sc *scope) {
 	}
 }
 
+// countOnly lets DynamoDB count when the statement is SELECT COUNT(*)
+// over one Query that nothing filters and that meets no other entity's
+// items.
+func (o *output) countOnly(root Node, sc *scope, m *mapping.Mapping) {
+	q, ok := root.(*Query)
+	if !ok || len(q.PK) != 1 || len(q.Reads) != 1 || q.Filter != nil || len(o.group) > 0 || o.having != nil || len(o.exprs) != 1 {
+		return
+	}
+	if f, ok := o.exprs[0].(*parser.Func); !ok || f.Name != "COUNT" || !f.Star {
+		return
+	}
+	e := sc.slots[q.Reads[0].Slot].Entity
+	for _, p := range e.Paths() {
+		if p.Index == q.Index && q.SK != nil && m.Alone(e, p) {
+			q.CountOnly, q.Project = true, nil
+		}
+	}
+}
+
 // sortsBy reports whether q's items come back ordered by col: the sort key
 // template ends with col, a string, and the parts before it are fixed by
 // the key condition.

@@ -71,6 +71,11 @@ type Query struct {
 	// needs no more rows than that from this Query (DynamoDB's Limit
 	// counts items read, so paging still goes on if a page falls short).
 	Limit int64
+	// CountOnly asks DynamoDB for the number of matching items only
+	// (Select=COUNT): the statement is a bare COUNT(*) and the key
+	// condition meets no other entity's items. It costs the same reads but
+	// sends no items back.
+	CountOnly bool
 	// Bound is true when the key binds columns of earlier rows: one
 	// Query per outer row.
 	Bound bool
@@ -106,6 +111,9 @@ func (q *Query) Request() *Request {
 	}
 	if q.Limit > 0 {
 		notes = append(notes, fmt.Sprintf("pages of %d items (Limit)", q.Limit))
+	}
+	if q.CountOnly {
+		notes = append(notes, "Select = COUNT: counts, returns no items")
 	}
 	r.Note = strings.Join(notes, "; ")
 	return r

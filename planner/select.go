@@ -115,6 +115,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 		return nil, err
 	}
 	out.orderByKey(root, sc)
+	out.countOnly(root, sc, p.m)
 	return &Plan{SQL: sql, Root: out.build(root), Slots: sc.slots, Columns: out.names[:out.visible]}, nil
 }
 

@@ -90,4 +90,8 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT grade, COUNT(*) AS n FROM enrollments WHERE course_id = 'cs101' GROUP BY grade HAVING n > 40 ORDER BY grade"},
 	// LIKE is checked on the client: the embedded backend fails begins_with on a missing attribute.
 	{SQL: "SELECT course_id FROM enrollments WHERE student_id = 'a91' AND grade LIKE 'B%'"},
+	// Bare counts are DynamoDB's (Select=COUNT), the profile not counted.
+	{SQL: "SELECT COUNT(*) FROM enrollments WHERE student_id = 'a91'"},
+	{SQL: "SELECT COUNT(*) FROM enrollments WHERE student_id = 'k42'"},
+	{SQL: "SELECT COUNT(*) FROM enrollments WHERE course_id = 'cs101' AND student_id > 'm'"},
 }
