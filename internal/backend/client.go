@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -42,7 +43,16 @@ func NewClient(ctx context.Context, o Options) (*dynamodb.Client, error) {
 	opts := []func(*config.LoadOptions) error{
 		config.WithLogger(logger),
 		config.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(so *retry.StandardOptions) { so.MaxAttempts = maxAttempts })
+			r := retry.NewStandard(func(so *retry.StandardOptions) {
+				so.MaxAttempts = maxAttempts
+				// The client-wide retry quota (500 tokens) would, after
+				// about 100 failed retries, fail a long fan-out without
+				// retrying at all (DYNAMODB.md 5.2); attempts are bounded.
+				so.RateLimiter = ratelimit.None
+			})
+			// A write rejected for a conflicting transaction did not
+			// happen, so sending it again is safe (DYNAMODB.md 5.3).
+			return retry.AddWithErrorCodes(r, "TransactionConflictException")
 		}),
 	}
 	if o.Region != "" {
