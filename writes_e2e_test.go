@@ -751,3 +751,63 @@ func TestOverlappingFanOutsOfOneSource(t *testing.T) {
 		})
 	}
 }
+
+// resendAfter sends a request again after DynamoDB did it, when resend
+// says so, and returns the second answer: as when the SDK retries a write
+// whose first answer was lost (an HTTP 500 after the write landed).
+func resendAfter(resend func(op string) bool) dynosql.Option {
+	return dynosql.WithRequestHook(func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("resendAfter",
+				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+					out, md, err := next.HandleInitialize(ctx, in)
+					if err == nil && resend(middleware.GetOperationName(ctx)) {
+						return next.HandleInitialize(ctx, in)
+					}
+					return out, md, err
+				}), middleware.After)
+		})
+	})
+}
+
+// TestRetriedInsertThatLanded: a single-row INSERT whose PutItem landed
+// and was sent again fails its own guard; the item found is the one
+// written, so the row counts as inserted, not as a duplicate. The same
+// for an upsert, which may not apply its update on top.
+func TestRetriedInsertThatLanded(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			var armed atomic.Bool
+			fx := testkit.Load(t, b, "school", resendAfter(func(op string) bool {
+				return op == "PutItem" && armed.CompareAndSwap(true, false)
+			}))
+			for _, c := range []struct{ sql, sqlite string }{
+				{"INSERT INTO enrollments (student_id, course_id, grade, enrolledOn) VALUES ('k42','geo330','B','2026-09-01')", ""},
+				{"INSERT INTO courses (id, title, credits) VALUES ('geo331', 'Geology', 3) ON DUPLICATE KEY UPDATE credits = credits + 1",
+					"INSERT INTO courses (id, title, credits) VALUES ('geo331', 'Geology', 3)"},
+			} {
+				armed.Store(true)
+				res, err := fx.DB.Exec(context.Background(), c.sql)
+				if armed.Load() {
+					t.Fatal("the PutItem was not resent")
+				}
+				if err != nil || res.RowsAffected != 1 {
+					t.Errorf("%s, resent after it landed: %+v, %v; want 1 row inserted", c.sql, res, err)
+				}
+				if _, err := fx.Oracle.Exec(cmp.Or(c.sqlite, c.sql)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			agree(t, fx, enrollmentChecks...)
+			agree(t, fx, check{sql: "SELECT id, title, credits FROM courses WHERE id = 'geo331'"})
+			// The same insert again, not resent, is a duplicate: only a
+			// retry of the statement's own request counts the item found.
+			_, err := execErr(t, fx, "INSERT INTO enrollments (student_id, course_id, grade, enrolledOn) VALUES ('k42','geo330','B','2026-09-01')")
+			if !errors.Is(err, dynosql.ErrConflict) || !strings.Contains(err.Error(), "already exists") {
+				t.Errorf("a duplicate insert: %v", err)
+			}
+			agree(t, fx, enrollmentChecks...)
+		})
+	}
+}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/retry"
@@ -41,17 +43,15 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 		return nil, internal("insert guard: %v", err)
 	}
 	if ins.OnDuplicate != nil {
-		return ex.upsert(ctx, ins, rows, items, guard)
+		return ex.upsert(ctx, ins, rows, items)
 	}
 	if len(rows) == 1 {
-		_, err := ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(ins.Table), Item: items[0],
-			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
-		if _, ok := isConditionFailed(err); ok {
-			return nil, ex.conflict(ins.Entity, rows[0], "nothing was written")
-		}
+		ok, err := ex.putNew(ctx, ins.Table, ins.PKAttr, items[0])
 		if err != nil {
-			return nil, backendError("PutItem", err)
+			return nil, err
+		}
+		if !ok {
+			return nil, ex.conflict(ins.Entity, rows[0], "nothing was written")
 		}
 		return &Result{Affected: 1}, nil
 	}
@@ -208,21 +208,19 @@ func firstFailed(reasons []types.CancellationReason) int {
 // upsert is INSERT ... ON DUPLICATE KEY UPDATE, row by row: a guarded put,
 // and when the row is there, an UpdateItem of the assignments guarded by
 // attribute_exists; if the row vanished in between, the put again.
-func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []mapping.Row, items []map[string]types.AttributeValue, guard expression.Expression) (*Result, error) {
+func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []mapping.Row, items []map[string]types.AttributeValue) (*Result, error) {
 	u := &planner.UpdateRows{Table: ins.Table, PKAttr: ins.PKAttr, Entity: ins.Entity, Set: ins.OnDuplicate}
 	var updated []mapping.Row // rows updated, as written, for the fan-outs
 	for i, row := range rows {
 		done := false
 		for attempt := 0; attempt < 3 && !done; attempt++ {
-			_, err := ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(ins.Table), Item: items[i],
-				ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
-				ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
-			if err == nil {
+			put, err := ex.putNew(ctx, ins.Table, ins.PKAttr, items[i])
+			if err != nil {
+				return &Result{Affected: int64(i)}, note(err, "rows 1 to %d were written, the others were not", i)
+			}
+			if put {
 				done = true
 				break
-			}
-			if _, ok := isConditionFailed(err); !ok {
-				return &Result{Affected: int64(i)}, note(backendError("PutItem", err), "rows 1 to %d were written, the others were not", i)
 			}
 			key, err := ex.baseKey(ins.Entity, row)
 			if err != nil {
@@ -325,4 +323,61 @@ func sourceKeyColumn(e *mapping.Entity) string {
 		return cols[0]
 	}
 	return base.SK.Columns()[0]
+}
+
+// putNew sends one PutItem guarded by attribute_not_exists(partition
+// key) and reports whether the item was written. When the guard fails
+// on an attempt after the first (the SDK retried a put whose answer was
+// lost, DYNAMODB.md 4.4) and the item there is the one being written,
+// the first attempt landed: that is a write, not a duplicate. The item
+// comes with the failure (ALL_OLD), or, from a backend that leaves it
+// out, from a strongly consistent GetItem.
+func (ex *Executor) putNew(ctx context.Context, table, pkAttr string, it map[string]types.AttributeValue) (bool, error) {
+	guard, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(pkAttr))).Build()
+	if err != nil {
+		return false, internal("insert guard: %v", err)
+	}
+	var attempts atomic.Int32
+	_, err = ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: it,
+		ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal}, append(ex.optFns(ctx), countAttempts(&attempts))...)
+	ccf, failed := isConditionFailed(err)
+	if !failed {
+		if err != nil {
+			return false, backendError("PutItem", err)
+		}
+		return true, nil
+	}
+	if attempts.Load() < 2 {
+		return false, nil
+	}
+	found := ccf.Item
+	if found == nil {
+		key := map[string]types.AttributeValue{ex.m.PartitionKey: it[ex.m.PartitionKey]}
+		if ex.m.SortKey != "" {
+			key[ex.m.SortKey] = it[ex.m.SortKey]
+		}
+		got, err := ex.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+		if err != nil {
+			return false, note(backendError("GetItem", err), "the insert was sent twice and may have landed the first time")
+		}
+		found = got.Item
+	}
+	return sameItem(it, found), nil
+}
+
+// countAttempts counts into n the attempts the SDK makes to send one
+// request, its retries included.
+func countAttempts(n *atomic.Int32) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("dynosqlCountAttempts",
+				func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+					n.Add(1)
+					return next.HandleFinalize(ctx, in)
+				}), middleware.After)
+		})
+	}
 }

@@ -342,6 +342,13 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 // whether a row was there; a failed condition deletes nothing. row is the
 // row as read, or nil when nothing was read; a row read must still exist
 // and hold what the WHERE read.
+//
+// Known limit (DYNAMODB.md 4.4): when the SDK retries a DeleteItem whose
+// first attempt deleted the row but whose answer was lost, the retry
+// finds nothing (no old item, or a failed attribute_exists guard), and
+// the row is counted as not deleted. Nothing the retry gets back can
+// tell that from a row deleted by another writer in between, so the
+// count may be one low; the table is right either way.
 func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key map[string]types.AttributeValue, row mapping.Row) (bool, error) {
 	in := &dynamodb.DeleteItemInput{TableName: aws.String(d.Table), Key: key, ReturnValues: types.ReturnValueAllOld,
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
