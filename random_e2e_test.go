@@ -55,7 +55,7 @@ func TestRandomSelectsAgreeWithSQLite(t *testing.T) {
 				if failures > maxFailures {
 					return
 				}
-				explain := "(no plan)"
+				var explain string
 				if p, err := fx.DB.Explain(q.SQL); err == nil {
 					explain = p.String()
 				} else {
