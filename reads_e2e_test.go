@@ -80,18 +80,13 @@ func TestQueryPagesToTheEndPastTheOneMegabyteLimit(t *testing.T) {
 // LastEvaluatedKey: the shape DynamoDB gives a large partition whose
 // matches are rare. (DynamoDB Local applies its 1 MB after the filter,
 // unlike the service, so a real large partition would not show it there.)
-func pageLimitHook(limit int32) func(*dynamodb.Options) {
-	return func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
-			return s.Initialize.Add(middleware.InitializeMiddlewareFunc("pageLimit",
-				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					if q, ok := in.Parameters.(*dynamodb.QueryInput); ok {
-						q.Limit = &limit
-					}
-					return next.HandleInitialize(ctx, in)
-				}), middleware.Before)
-		})
-	}
+func pageLimitHook(limit int32) dynosql.Option {
+	return testkit.Hook("pageLimit", func(ctx context.Context, _ string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		if q, ok := in.Parameters.(*dynamodb.QueryInput); ok {
+			q.Limit = &limit
+		}
+		return next.HandleInitialize(ctx, in)
+	})
 }
 
 // An empty page with a LastEvaluatedKey is not the end of a Query.
@@ -99,7 +94,7 @@ func TestEmptyPagesDoNotEndAQuery(t *testing.T) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			fx := loadBlobs(t, b, 20, 10, dynosql.WithRequestHook(pageLimitHook(3)))
+			fx := loadBlobs(t, b, 20, 10, pageLimitHook(3))
 			rows, st := countStats(t, fx, "SELECT id FROM blobs WHERE grp = 'g' AND tag = 'none'")
 			if len(rows) != 0 || st.Requests["Query"] < 7 {
 				t.Errorf("got %d rows in %d Query requests, want 0 rows after 7 pages of 3 items", len(rows), st.Requests["Query"])
@@ -159,33 +154,28 @@ func TestBatchGetSplitsAt100DistinctKeys(t *testing.T) {
 // unprocessedHook returns a request hook that makes DynamoDB's first
 // answers to BatchGetItem partial, as the service does under load: half
 // of the items move to UnprocessedKeys, for the first n responses.
-func unprocessedHook(m *mapping.Mapping, n int32) func(*dynamodb.Options) {
+func unprocessedHook(m *mapping.Mapping, n int32) dynosql.Option {
 	var left atomic.Int32
 	left.Store(n)
-	return func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
-			return s.Initialize.Add(middleware.InitializeMiddlewareFunc("unprocessed",
-				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					out, md, err := next.HandleInitialize(ctx, in)
-					res, ok := out.Result.(*dynamodb.BatchGetItemOutput)
-					if err != nil || !ok || left.Add(-1) < 0 {
-						return out, md, err
-					}
-					for table, items := range res.Responses {
-						half := len(items) / 2
-						ka := in.Parameters.(*dynamodb.BatchGetItemInput).RequestItems[table]
-						ka.Keys = nil
-						for _, item := range items[half:] {
-							ka.Keys = append(ka.Keys, map[string]types.AttributeValue{
-								m.PartitionKey: item[m.PartitionKey], m.SortKey: item[m.SortKey]})
-						}
-						res.Responses[table] = items[:half]
-						res.UnprocessedKeys = map[string]types.KeysAndAttributes{table: ka}
-					}
-					return out, md, err
-				}), middleware.After)
-		})
-	}
+	return testkit.Hook("unprocessed", func(ctx context.Context, _ string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		out, md, err := next.HandleInitialize(ctx, in)
+		res, ok := out.Result.(*dynamodb.BatchGetItemOutput)
+		if err != nil || !ok || left.Add(-1) < 0 {
+			return out, md, err
+		}
+		for table, items := range res.Responses {
+			half := len(items) / 2
+			ka := in.Parameters.(*dynamodb.BatchGetItemInput).RequestItems[table]
+			ka.Keys = nil
+			for _, item := range items[half:] {
+				ka.Keys = append(ka.Keys, map[string]types.AttributeValue{
+					m.PartitionKey: item[m.PartitionKey], m.SortKey: item[m.SortKey]})
+			}
+			res.Responses[table] = items[:half]
+			res.UnprocessedKeys = map[string]types.KeysAndAttributes{table: ka}
+		}
+		return out, md, err
+	})
 }
 
 // A partial BatchGetItem is not an error: unprocessed keys are asked
@@ -198,7 +188,7 @@ func TestUnprocessedKeysAreRetriedUntilDone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fx := testkit.Load(t, b, "school", dynosql.WithRequestHook(unprocessedHook(m, 4)))
+			fx := testkit.Load(t, b, "school", unprocessedHook(m, 4))
 			q := testkit.Select{SQL: "SELECT s.name, e.grade FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'cs101'"}
 			rows, st := countStats(t, fx, q.SQL)
 			if len(rows) != 258 || st.Requests["BatchGetItem"] < 3+4 {
@@ -215,18 +205,13 @@ func TestCancelStopsTheStatement(t *testing.T) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			stall := func(o *dynamodb.Options) {
-				o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
-					return s.Initialize.Add(middleware.InitializeMiddlewareFunc("stall",
-						func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-							if _, ok := in.Parameters.(*dynamodb.BatchGetItemInput); ok {
-								<-ctx.Done() // a request that never answers in time
-							}
-							return next.HandleInitialize(ctx, in)
-						}), middleware.After)
-				})
-			}
-			fx := testkit.Load(t, b, "school", dynosql.WithRequestHook(stall))
+			stall := testkit.Hook("stall", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				if op == "BatchGetItem" {
+					<-ctx.Done() // a request that never answers in time
+				}
+				return next.HandleInitialize(ctx, in)
+			})
+			fx := testkit.Load(t, b, "school", stall)
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			defer cancel()
 			start := time.Now()

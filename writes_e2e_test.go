@@ -290,17 +290,12 @@ var blogChecks = []check{
 // requestHook calls fn with each request's operation name after it
 // returns, from inside the SDK's middleware stack.
 func requestHook(fn func(ctx context.Context, op string, in any)) dynosql.Option {
-	return dynosql.WithRequestHook(func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
-			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("testHook",
-				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					out, md, err := next.HandleInitialize(ctx, in)
-					if err == nil {
-						fn(ctx, middleware.GetOperationName(ctx), in.Parameters)
-					}
-					return out, md, err
-				}), middleware.After)
-		})
+	return testkit.Hook("testHook", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		out, md, err := next.HandleInitialize(ctx, in)
+		if err == nil {
+			fn(ctx, op, in.Parameters)
+		}
+		return out, md, err
 	})
 }
 
@@ -594,17 +589,12 @@ func TestUpsertOfSourceFansOut(t *testing.T) {
 // so: the client sees an error, as after a connection lost on the way
 // back, though the write landed.
 func failAfter(fail func(op string) bool) dynosql.Option {
-	return dynosql.WithRequestHook(func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
-			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("failAfter",
-				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					out, md, err := next.HandleInitialize(ctx, in)
-					if err == nil && fail(middleware.GetOperationName(ctx)) {
-						err = errors.New("connection reset by peer")
-					}
-					return out, md, err
-				}), middleware.After)
-		})
+	return testkit.Hook("failAfter", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		out, md, err := next.HandleInitialize(ctx, in)
+		if err == nil && fail(op) {
+			err = errors.New("connection reset by peer")
+		}
+		return out, md, err
 	})
 }
 
@@ -662,14 +652,9 @@ func TestInsertOutcomeUnknown(t *testing.T) {
 // beforeRequest calls fn with each request's operation name and input
 // before it is sent, from inside the SDK's middleware stack.
 func beforeRequest(fn func(op string, in any)) dynosql.Option {
-	return dynosql.WithRequestHook(func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
-			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("testBefore",
-				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					fn(middleware.GetOperationName(ctx), in.Parameters)
-					return next.HandleInitialize(ctx, in)
-				}), middleware.After)
-		})
+	return testkit.Hook("testBefore", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		fn(op, in.Parameters)
+		return next.HandleInitialize(ctx, in)
 	})
 }
 
@@ -756,17 +741,12 @@ func TestOverlappingFanOutsOfOneSource(t *testing.T) {
 // says so, and returns the second answer: as when the SDK retries a write
 // whose first answer was lost (an HTTP 500 after the write landed).
 func resendAfter(resend func(op string) bool) dynosql.Option {
-	return dynosql.WithRequestHook(func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
-			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("resendAfter",
-				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					out, md, err := next.HandleInitialize(ctx, in)
-					if err == nil && resend(middleware.GetOperationName(ctx)) {
-						return next.HandleInitialize(ctx, in)
-					}
-					return out, md, err
-				}), middleware.After)
-		})
+	return testkit.Hook("resendAfter", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		out, md, err := next.HandleInitialize(ctx, in)
+		if err == nil && resend(op) {
+			return next.HandleInitialize(ctx, in)
+		}
+		return out, md, err
 	})
 }
 

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/testkit"
 )
 
 // syncBuffer is a bytes buffer the shell writes while the test reads it.
@@ -55,18 +55,13 @@ func waitFor(t *testing.T, buf *syncBuffer, from int, want string) int {
 // stall makes every request, while on is set, report that it started and
 // then wait for its context to end: a statement that only Ctrl-C ends.
 func stall(on *atomic.Bool, started chan<- string) dynosql.Option {
-	return dynosql.WithRequestHook(func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
-			return st.Initialize.Add(middleware.InitializeMiddlewareFunc("stall",
-				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					if !on.Load() {
-						return next.HandleInitialize(ctx, in)
-					}
-					started <- middleware.GetOperationName(ctx)
-					<-ctx.Done()
-					return middleware.InitializeOutput{}, middleware.Metadata{}, ctx.Err()
-				}), middleware.Before)
-		})
+	return testkit.Hook("stall", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		if !on.Load() {
+			return next.HandleInitialize(ctx, in)
+		}
+		started <- op
+		<-ctx.Done()
+		return middleware.InitializeOutput{}, middleware.Metadata{}, ctx.Err()
 	})
 }
 
