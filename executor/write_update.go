@@ -31,7 +31,14 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 			}
 			key[kv.Attr] = &types.AttributeValueMemberS{Value: s}
 		}
-		ok, row, err := ex.updateOne(ctx, u, key, nil)
+		var ok bool
+		var row mapping.Row
+		var err error
+		if u.Move {
+			ok, row, err = ex.moveOne(ctx, u, key, nil)
+		} else {
+			ok, row, err = ex.updateOne(ctx, u, key, nil)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -48,14 +55,13 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 		err = ex.eachWrite(ctx, len(rows), func(ctx context.Context, i int) error {
 			var ok bool
 			var row mapping.Row
-			var err error
-			if u.Move {
-				ok, err = ex.moveOne(ctx, u, rows[i])
-			} else {
-				var key map[string]types.AttributeValue
-				if key, err = ex.baseKey(u.Entity, rows[i]); err == nil {
-					ok, row, err = ex.updateOne(ctx, u, key, rows[i])
-				}
+			key, err := ex.baseKey(u.Entity, rows[i])
+			switch {
+			case err != nil:
+			case u.Move:
+				ok, row, err = ex.moveOne(ctx, u, key, rows[i])
+			default:
+				ok, row, err = ex.updateOne(ctx, u, key, rows[i])
 			}
 			if ok {
 				affected.Add(1)
@@ -185,17 +191,35 @@ func (ex *Executor) updateInput(u *planner.UpdateRows, key map[string]types.Attr
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
 }
 
-// moveOne rewrites a row whose key columns change: the new item is the
-// row as read with the assignments applied (copies refilled from their
-// source), written with guards that the old item is still as read. When
-// the base key changes, the old item's Delete and the new item's Put are
-// one TransactWriteItems.
-func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, row mapping.Row) (bool, error) {
-	next := cloneRow(row)
+// moveOne rewrites a row whose key columns change. The old item is read
+// whole (strongly consistent, no projection), so that the new item keeps
+// every attribute it had, those the mapping does not declare (a TTL, a
+// version another program keeps) included: only the assignments, the
+// copies refilled from their source and the key attributes rendered
+// again differ. row is the row as read by the statement's reads, or nil
+// when the WHERE gave the full key; the item read must still meet the
+// WHERE (Cond, and Unchanged as in row), else the row is skipped. The
+// writes are guarded by every attribute being as this read found it.
+// When the base key changes, the old item's Delete and the new item's Put
+// are one TransactWriteItems. It returns the row as written.
+func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey map[string]types.AttributeValue, row mapping.Row) (bool, mapping.Row, error) {
+	got, err := ex.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(u.Table), Key: oldKey, ConsistentRead: aws.Bool(true),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+	if err != nil {
+		return false, nil, backendError("GetItem", err)
+	}
+	if len(got.Item) == 0 {
+		return false, nil, nil // gone, or never there
+	}
+	old := u.Entity.Decode(got.Item)
+	if !holds(u.Cond, old) || (row != nil && changed(u.Entity, u.Unchanged, row, old)) {
+		return false, nil, nil // changed since the statement read it: no longer meets the WHERE
+	}
+	next := cloneRow(old)
 	for _, a := range u.Set {
-		v, err := eval(a.Expr, rowEnv(row))
+		v, err := eval(a.Expr, rowEnv(old))
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		if v == nil {
 			delete(next, a.Column)
@@ -207,39 +231,48 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, row mapp
 		delete(next, c.Column)
 	}
 	if err := ex.fill(ctx, u.Entity, u.Fills, []mapping.Row{next}); err != nil {
-		return false, err
+		return false, nil, err
 	}
-	newItem, err := item(u.Entity, next)
+	rendered, err := item(u.Entity, next)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
-	oldKey, err := ex.baseKey(u.Entity, row)
-	if err != nil {
-		return false, err
+	newItem := make(map[string]types.AttributeValue, len(got.Item)+len(rendered))
+	for attr, v := range got.Item {
+		if _, col := u.Entity.Columns[attr]; col {
+			continue
+		}
+		if _, key := u.Entity.Templates[attr]; key {
+			continue
+		}
+		newItem[attr] = v // not the mapping's: kept as found
+	}
+	for attr, v := range rendered {
+		newItem[attr] = v
 	}
 	newKey, err := ex.baseKey(u.Entity, next)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
-	guard, err := ex.unchanged(u, row)
+	guard, err := asFound(u, got.Item)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if sameKey(oldKey, newKey) {
 		_, err := ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(u.Table), Item: newItem,
 			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values(),
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
 		if _, ok := isConditionFailed(err); ok {
-			return false, nil
+			return false, nil, nil
 		}
 		if err != nil {
-			return false, backendError("PutItem", err)
+			return false, nil, backendError("PutItem", err)
 		}
-		return true, nil
+		return true, next, nil
 	}
 	putGuard, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(u.PKAttr))).Build()
 	if err != nil {
-		return false, internal("put guard: %v", err)
+		return false, nil, internal("put guard: %v", err)
 	}
 	tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		TransactItems: []types.TransactWriteItem{
@@ -251,14 +284,14 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, row mapp
 	reasons, err := ex.transact(ctx, tx)
 	switch firstFailed(reasons) {
 	case 0:
-		return false, nil // the old row changed or went away: skipped
+		return false, nil, nil // the old item changed or went away since it was read: skipped
 	case 1:
-		return false, ex.conflict(u.Entity, next, "%s %s was not moved", u.Entity.Name, keyDesc(u.Entity, row))
+		return false, nil, ex.conflict(u.Entity, next, "%s %s was not moved", u.Entity.Name, keyDesc(u.Entity, old))
 	}
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
-	return true, nil
+	return true, next, nil
 }
 
 func sameKey(a, b map[string]types.AttributeValue) bool {
@@ -270,21 +303,34 @@ func sameKey(a, b map[string]types.AttributeValue) bool {
 	return true
 }
 
-// unchanged guards a rewrite: the item exists, meets the statement's
-// conditions, and every non-key column still holds what was read.
-func (ex *Executor) unchanged(u *planner.UpdateRows, row mapping.Row) (expression.Expression, error) {
-	more, err := sqlCond(u.Cond)
-	if err != nil {
-		return expression.Expression{}, err
+// asFound guards a move: the old item exists and every attribute holds
+// what the whole-item read found, and each of the entity's columns and
+// key attributes that it did not have, and each attribute the WHERE
+// reads, is still absent. (An attribute of another program's, added in
+// between, cannot be named in advance: it is the one change the guard
+// does not see.)
+func asFound(u *planner.UpdateRows, found map[string]types.AttributeValue) (expression.Expression, error) {
+	names := map[string]bool{}
+	for attr := range found {
+		names[attr] = true
 	}
-	more = append(more, asRead(u.Entity, u.Unchanged, row)...)
-	for _, col := range sortedKeys(u.Entity.Columns) {
-		if u.Entity.IsKeyColumn(col) {
+	for col := range u.Entity.Columns {
+		names[col] = true
+	}
+	for attr := range u.Entity.Templates {
+		names[attr] = true
+	}
+	for _, attr := range u.Unchanged {
+		names[attr] = true
+	}
+	var more []expression.ConditionBuilder
+	for _, attr := range sortedKeys(names) {
+		if attr == u.PKAttr {
 			continue
 		}
-		name := expression.Name(col)
-		if v := row[col]; v != nil {
-			more = append(more, expression.Equal(name, expression.Value(value.ToAttr(v))))
+		name := expression.Name(attr)
+		if v, ok := found[attr]; ok {
+			more = append(more, expression.Equal(name, expression.Value(v)))
 		} else {
 			more = append(more, expression.AttributeNotExists(name))
 		}

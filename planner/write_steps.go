@@ -284,10 +284,14 @@ func (t *Transact) Describe() (string, []string, []Node) {
 // client) and each is one conditional UpdateItem, Cond repeated, so that
 // an item changed in between is skipped, not clobbered.
 //
-// Move marks a SET of a column used in a key template: each row is read,
-// and its new item is written with the old one's guards, as a Delete of
-// the old key and a Put of the new one in one TransactWriteItems when the
-// base key changes, else as one guarded Put.
+// Move marks a SET of a column used in a key template: each row (the
+// one Key names, or each row Read finds) is read again whole, strongly
+// consistent and without a projection, and its new item is that item
+// with the assignments applied and its key attributes rendered again,
+// so that attributes the mapping does not declare are kept. It is
+// written guarded by every attribute being as that read found it, as a
+// Delete of the old key and a Put of the new one in one
+// TransactWriteItems when the base key changes, else as one guarded Put.
 type UpdateRows struct {
 	Table  string
 	PKAttr string
@@ -325,19 +329,25 @@ func (u *UpdateRows) Describe() (string, []string, []Node) {
 	switch {
 	case u.Move:
 		title += " (moves items: SET of a key column)"
+		per := "statement"
+		if u.Read != nil {
+			per = "row read, in parallel"
+		}
+		inputs = append(inputs, &Send{&Request{Op: "GetItem", Table: u.Table, Key: u.keyText(), Reads: []string{u.Entity.Name},
+			Consistent: true, Per: per, Note: "the whole item, every attribute (those the mapping does not declare too); a row no longer meeting the WHERE is skipped"}})
 		for _, c := range u.Fills {
 			inputs = append(inputs, fillRequest(u.Table, u.Entity, c))
 		}
-		oldGuard := condText(guard, u.Cond, u.Unchanged...) + " AND every non-key column as read"
-		item := "item: the row read, with " + updateText(u.Set) + ", every key attribute rendered again"
+		oldGuard := guard + " AND every attribute as that read found it"
+		item := "item: the item read, with " + updateText(u.Set) + ", every key attribute rendered again"
 		if u.movesBase() {
-			inputs = append(inputs, &Transact{Table: u.Table, Note: "per row read", Actions: []Node{
+			inputs = append(inputs, &Transact{Table: u.Table, Note: "per row moved", Actions: []Node{
 				&Send{&Request{Op: "DeleteItem", Table: u.Table, Key: u.keyText(), Condition: oldGuard}},
 				&Send{&Request{Op: "PutItem", Table: u.Table, Key: "the new key", Condition: "attribute_not_exists(" + u.PKAttr + ")", Note: item}},
 			}})
 		} else {
 			inputs = append(inputs, &Send{&Request{Op: "PutItem", Table: u.Table, Key: u.keyText(), Condition: oldGuard,
-				Per: "row read, in parallel", Note: item}})
+				Per: "row moved", Note: item}})
 		}
 	default:
 		per := "statement"

@@ -198,7 +198,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 		}
 	}
 	move := len(keyColumnsOf(e, set)) > 0
-	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", !move)
+	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", true)
 	if err != nil {
 		return nil, err
 	}
