@@ -148,15 +148,18 @@ func TestWritesAgreeWithSQLite(t *testing.T) {
 
 			t.Run("bad inserts fail before any request", func(t *testing.T) {
 				for sql, want := range map[string]string{
-					"INSERT INTO enrollments (student_id, grade) VALUES ('k42', 'A')":               "needs a value for course_id",
-					"INSERT INTO courses (id, credits) VALUES ('x1', 'four')":                       "courses.credits is N",
-					"INSERT INTO courses (id, title) VALUES ('x1', 'a'), ('x1', 'b')":               "same key",
-					"INSERT INTO courses (id, titel) VALUES ('x1', 'a')":                            "did you mean title",
-					"INSERT INTO enrollments (student_id, course_id) VALUES ('k42', NULL)":          "course_id",
-					"UPDATE enrollments SET grade = 'A' WHERE grade = 'B'":                          "updating enrollments by grade would need a Scan",
-					"DELETE FROM enrollments":                                                       "deleting from enrollments with no key condition would need a Scan",
-					"UPDATE courses SET credits = credits * 2 WHERE id = 'math204'":                 "DynamoDB can only set a constant",
-					"UPDATE enrollments SET grade = 3 WHERE student_id = 'a91' AND course_id = 'x'": "enrollments.grade is S",
+					"INSERT INTO enrollments (student_id, grade) VALUES ('k42', 'A')":                            "needs a value for course_id",
+					"INSERT INTO courses (id, credits) VALUES ('x1', 'four')":                                    "courses.credits is N",
+					"INSERT INTO courses (id, title) VALUES ('x1', 'a'), ('x1', 'b')":                            "same key",
+					"INSERT INTO courses (id, titel) VALUES ('x1', 'a')":                                         "did you mean title",
+					"INSERT INTO enrollments (student_id, course_id) VALUES ('k42', NULL)":                       "course_id",
+					"UPDATE enrollments SET grade = 'A' WHERE grade = 'B'":                                       "updating enrollments by grade would need a Scan",
+					"DELETE FROM enrollments":                                                                    "deleting from enrollments with no key condition would need a Scan",
+					"UPDATE courses SET credits = credits * 2 WHERE id = 'math204'":                              "DynamoDB can only set a constant",
+					"UPDATE enrollments SET grade = 3 WHERE student_id = 'a91' AND course_id = 'x'":              "enrollments.grade is S",
+					"UPDATE enrollments SET course_id = NULL WHERE student_id = 'a91' AND course_id = 'math204'": "SET course_id = NULL: course_id is part of the key SK",
+					"UPDATE enrollments SET student_id = '' WHERE course_id = 'math204'":                         "student_id is part of the key PK",
+					"UPDATE enrollments SET course_id = 204 WHERE student_id = 'a91' AND course_id = 'math204'":  "enrollments.course_id is S",
 				} {
 					sent, err := execErr(t, fx, sql)
 					if !strings.Contains(err.Error(), want) {

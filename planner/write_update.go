@@ -187,6 +187,11 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	if err != nil {
 		return nil, err
 	}
+	for _, a := range set {
+		if err := checkKeyAssign(e, a); err != nil {
+			return nil, errs.As(err).At(sql, s.Pos)
+		}
+	}
 	fanOuts, err := p.copiesFollow(sql, s.Pos, e, set)
 	if err != nil {
 		return nil, err
@@ -218,6 +223,49 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	}
 	u.FanOuts = fanOuts
 	return u, nil
+}
+
+// checkKeyAssign refuses an assignment that would leave a key template
+// of e unrenderable (NULL, an empty string, a value no key can hold), so
+// that a move fails before any request, naming the column and the key,
+// rather than after the read. A wrong type is refused by assignments.
+func checkKeyAssign(e *mapping.Entity, a *Assign) error {
+	if !e.IsKeyColumn(a.Column) {
+		return nil
+	}
+	lit, ok := a.Expr.(*parser.Literal)
+	if !ok {
+		return nil // col = col + n: a number, as the key held one
+	}
+	attrs := baseAttrs(e)
+	for _, attr := range sortedCols(e.Templates) {
+		if !slices.Contains(attrs, attr) {
+			attrs = append(attrs, attr)
+		}
+	}
+	for _, attr := range attrs {
+		t := e.Templates[attr]
+		if !slices.Contains(t.Columns(), a.Column) {
+			continue
+		}
+		row := mapping.Row{}
+		for _, c := range t.Columns() {
+			row[c] = "x"
+		}
+		row[a.Column] = lit.Value
+		if _, err := t.Render(row); err != nil {
+			what := "cannot hold it"
+			if lit.Value == nil {
+				what = "cannot be NULL"
+			} else if s, ok := lit.Value.(string); ok && s == "" {
+				what = "cannot be empty"
+			}
+			return errs.New(errs.Invalid, "SET %s = %s: %s is part of the key %s = %q of %s, which %s",
+				a.Column, parser.Format(lit), a.Column, attr, t.Raw, e.Name, what).
+				WithHint("give %s a non-empty value, or DELETE the row", a.Column)
+		}
+	}
+	return nil
 }
 
 // copiesFollow checks that set assigns no copy (a copy follows its
