@@ -857,3 +857,50 @@ func TestMoveKeepsUndeclaredAttributes(t *testing.T) {
 		})
 	}
 }
+
+// TestFanOutSplitsBySize: copies of a large value do not fit 99 to a
+// transaction under DynamoDB's 4 MB limit (DYNAMODB.md 3.1); the fan-out
+// splits its transactions by size as well as by count.
+func TestFanOutSplitsBySize(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			var sizes []int
+			var mu sync.Mutex
+			fx := testkit.Load(t, b, "blog", beforeRequest(func(_ string, in any) {
+				if tx, ok := in.(*dynamodb.TransactWriteItemsInput); ok {
+					mu.Lock()
+					sizes = append(sizes, len(tx.TransactItems))
+					mu.Unlock()
+				}
+			}))
+			// The second rename also compares each copy with a long value,
+			// which counts toward the limit too (DynamoDB Local refuses
+			// the transactions of the first rename's size).
+			for _, c := range []string{"a", "b"} {
+				mu.Lock()
+				sizes = nil
+				mu.Unlock()
+				name := strings.Repeat(c, 100<<10)
+				sql := "UPDATE users SET name = '" + name + "' WHERE id = '12'"
+				res, _ := exec(t, fx, sql, sql)
+				mu.Lock()
+				sizes := slices.Clone(sizes)
+				mu.Unlock()
+				if res.CopiesUpdated != 120 {
+					t.Errorf("rename %s: %d copies updated, want 120", c, res.CopiesUpdated)
+				}
+				t.Logf("rename to %d KB: transactions of %v actions", len(name)>>10, sizes)
+				for _, n := range sizes {
+					if n*len(name) > 4<<20 {
+						t.Errorf("a transaction of %d actions each writing %d KB passes 4 MB", n, len(name)>>10)
+					}
+				}
+				if drift := query(t, fx.DB, "CHECK COPIES FOR users WHERE id = '12'"); len(drift) != 0 {
+					t.Errorf("%d copies differ after the fan-out", len(drift))
+				}
+				agree(t, fx, blogChecks...)
+			}
+		})
+	}
+}

@@ -161,7 +161,8 @@ func (cr *copyRun) progress() {
 
 // rewriteCopies sets each stale copy to want, guarded by the value it was
 // seen with. The copies go in TransactWriteItems of up to
-// planner.CopiesPerTransact updates, each with a ConditionCheck that the
+// planner.CopiesPerTransact updates, fewer when their estimated size
+// would pass DynamoDB's 4 MB limit (a long value copied many times), each with a ConditionCheck that the
 // source item exists and still holds want: a copy is never written with
 // a value its source no longer holds. A failed source check means a later
 // change of the source owns the copies: the rewrite stops with a
@@ -188,14 +189,41 @@ func (ex *Executor) rewriteCopies(ctx context.Context, f *planner.FanOut, src ma
 		}
 		rest = append(rest, c)
 	}
-	for len(rest) > 0 {
-		batch := rest[:min(len(rest), planner.CopiesPerTransact)]
-		rest = rest[len(batch):]
-		if err := cr.batch(ctx, batch); err != nil {
+	if len(rest) == 0 {
+		return cr.n, nil
+	}
+	sizes := make([]int, len(rest))
+	for i, c := range rest {
+		sizes[i] = cr.size(c)
+	}
+	start := 0
+	for _, end := range planner.Batches(sizes, planner.CopiesPerTransact, cr.checkSize()) {
+		if err := cr.batch(ctx, rest[start:end]); err != nil {
 			return cr.finish(err)
 		}
+		start = end
 	}
 	return cr.n, nil
+}
+
+// size estimates what the update of copy c adds to a transaction: the
+// item as the update leaves it, as far as the Query saw it (its key
+// attributes and the copy, by the INSERT path's planner.ItemSize), and
+// the value its guard compares with.
+func (cr *copyRun) size(c copyItem) int {
+	row := cloneRow(c.key)
+	row[cr.f.Copy.Column] = cr.want
+	n := planner.ItemSize(cr.f.Copier, row)
+	if c.cur != nil {
+		n += len(value.Text(c.cur))
+	}
+	return n
+}
+
+// checkSize estimates the ConditionCheck on the source each transaction
+// carries: the source's key and the value it must hold.
+func (cr *copyRun) checkSize() int {
+	return planner.ItemSize(cr.f.Copy.Source, mapping.Row{cr.f.SourceKey: cr.src[cr.f.SourceKey], cr.f.Copy.SourceColumn: cr.want})
 }
 
 func (cr *copyRun) finish(err error) (fanCount, error) {

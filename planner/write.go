@@ -156,18 +156,31 @@ func checkKeys(e *mapping.Entity, row mapping.Row) error {
 // batches splits rows into transactions of at most 100 items and about
 // 4 MB.
 func batches(e *mapping.Entity, rows []mapping.Row) []int {
-	var ends []int
-	n, size := 0, 0
+	sizes := make([]int, len(rows))
 	for i, row := range rows {
-		s := ItemSize(e, row)
-		if n == maxTransactItems || (n > 0 && size+s > maxTransactBytes) {
+		sizes[i] = ItemSize(e, row)
+	}
+	return Batches(sizes, maxTransactItems, 0)
+}
+
+// Batches splits actions of the given estimated sizes, in order, into
+// transactions of at most maxItems actions whose sizes, plus reserved
+// bytes the transaction carries besides, stay under about 4 MB
+// (DYNAMODB.md 3.1). It returns the end index (exclusive) of each; an
+// action too large for any transaction goes alone, for DynamoDB to
+// refuse.
+func Batches(sizes []int, maxItems, reserved int) []int {
+	var ends []int
+	n, size := 0, reserved
+	for i, s := range sizes {
+		if n == maxItems || (n > 0 && size+s > maxTransactBytes) {
 			ends = append(ends, i)
-			n, size = 0, 0
+			n, size = 0, reserved
 		}
 		n++
 		size += s
 	}
-	return append(ends, len(rows))
+	return append(ends, len(sizes))
 }
 
 // ItemSize estimates the size DynamoDB counts for the item of row:

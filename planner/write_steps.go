@@ -449,7 +449,8 @@ func (d *DeleteRows) Describe() (string, []string, []Node) {
 // the items that carry the copy, and rewrite each copy that differs from
 // the source's new value with an update guarded by the value the Query
 // saw, so that a copy changed in between is skipped, not clobbered. The
-// updates go in TransactWriteItems of up to CopiesPerTransact, each with
+// updates go in TransactWriteItems of up to CopiesPerTransact (fewer
+// when their estimated size would pass 4 MB), each with
 // a ConditionCheck that the source still holds the value written, so a
 // fan-out overtaken by a later change of its source writes nothing stale
 // and stops with a conflict. Index reads are eventually consistent: after
@@ -518,7 +519,7 @@ func (f *FanOut) SourceCheck(what string) *Request {
 // Transact describes the transactions that carry the copy updates.
 func (f *FanOut) Transact(what string) *Transact {
 	return &Transact{Table: f.Table, Actions: []Node{&checkSend{f.SourceCheck(what)}, &Send{f.UpdateRequest(what)}},
-		Size: fmt.Sprintf("1 + up to %d", CopiesPerTransact),
+		Size: fmt.Sprintf("1 + up to %d (fewer past about 4 MB)", CopiesPerTransact),
 		Note: "one transaction after another per source row; a copy whose condition fails is dropped (skipped, or already right) and the others are sent again"}
 }
 
