@@ -2,10 +2,12 @@ package dynosql
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
 
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
@@ -200,9 +202,19 @@ func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 	return Result{RowsAffected: r.Affected, CopiesUpdated: r.CopiesUpdated, CopiesSkipped: r.CopiesSkipped}, nil
 }
 
+// describeError says why the table could not be described, in DynamoDB's
+// words when it answered, and what to do about it.
 func describeError(m *mapping.Mapping, err error) error {
-	e := errs.New(errs.Backend, "cannot describe table %s: %v", m.Table, err).Wrap(err)
-	return e.WithHint("check the endpoint, region and credentials, or create the table (dynosql --create-table)")
+	var api smithy.APIError
+	if !errors.As(err, &api) {
+		return errs.New(errs.Backend, "cannot describe table %s: %v", m.Table, err).Wrap(err).
+			WithHint("check the endpoint (--endpoint-url) and that DynamoDB answers there")
+	}
+	e := errs.New(errs.Backend, "cannot describe table %s: %s: %s", m.Table, api.ErrorCode(), api.ErrorMessage()).Wrap(err)
+	if api.ErrorCode() == "ResourceNotFoundException" {
+		return e.WithHint("no table %s at this endpoint and region: create it (dynosql --create-table), or check --region and the mapping's table", m.Table)
+	}
+	return e.WithHint("check the region and credentials (--region, --profile, AWS_* variables)")
 }
 
 // values converts Go arguments to DynamoDB values.
