@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/dynosql/dynosql"
@@ -901,6 +902,164 @@ func TestFanOutSplitsBySize(t *testing.T) {
 				}
 				agree(t, fx, blogChecks...)
 			}
+		})
+	}
+}
+
+// loseAnswer makes the write of the item whose partition key is pk fail
+// after DynamoDB did it, once armed: as a connection lost on the way
+// back, after the SDK's retries.
+func loseAnswer(op, pk string, armed *atomic.Bool) dynosql.Option {
+	return testkit.Hook("loseAnswer", func(ctx context.Context, o string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		out, md, err := next.HandleInitialize(ctx, in)
+		var key map[string]types.AttributeValue
+		switch x := in.Parameters.(type) {
+		case *dynamodb.UpdateItemInput:
+			key = x.Key
+		case *dynamodb.DeleteItemInput:
+			key = x.Key
+		}
+		if s, _ := key["PK"].(*types.AttributeValueMemberS); err == nil && o == op && s != nil && s.Value == pk && armed.CompareAndSwap(true, false) {
+			err = errors.New("connection reset by peer")
+		}
+		return out, md, err
+	})
+}
+
+// repairIn returns the REPAIR COPIES statement an error tells to run.
+func repairIn(t *testing.T, err error) string {
+	t.Helper()
+	msg := err.Error()
+	i := strings.Index(msg, "REPAIR COPIES FOR ")
+	if i < 0 {
+		t.Fatalf("the error does not say to run REPAIR COPIES: %v", err)
+	}
+	stmt := msg[i:]
+	if j := strings.IndexAny(stmt, ";\n"); j >= 0 {
+		stmt = stmt[:j]
+	}
+	return strings.TrimSuffix(stmt, ".")
+}
+
+// TestPartialWritesSayWhatLanded: a write of several rows, one request
+// each, cut off by a request whose answer is lost, says which rows
+// landed, which may have, which were not written, and what to run to
+// finish, REPAIR COPIES included when copies of rows written were not
+// brought in step.
+func TestPartialWritesSayWhatLanded(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			t.Run("an UPDATE of copy sources", func(t *testing.T) {
+				var armed atomic.Bool
+				fx := testkit.Load(t, b, "blog", loseAnswer("UpdateItem", "USER#12", &armed), dynosql.WithConcurrency(1))
+				armed.Store(true)
+				_, err := execErr(t, fx, "UPDATE users SET name = 'Renamed' WHERE id IN ('3', '12')")
+				t.Logf("error: %v", err)
+				msg := err.Error()
+				if !strings.Contains(msg, "may or may not have been updated") || !strings.Contains(msg, "(id='12')") {
+					t.Errorf("the error does not say users 12 may have been updated: %v", err)
+				}
+				three := query(t, fx.DB, "SELECT name FROM users WHERE id = '3'")[0][0]
+				switch {
+				case three == "Renamed" && !strings.Contains(msg, "1 was updated: (id='3')"):
+					t.Errorf("users 3 was updated, the error does not say so: %v", err)
+				case three != "Renamed" && !strings.Contains(msg, "1 was not sent: (id='3')"):
+					t.Errorf("users 3 was not updated, the error does not say so: %v", err)
+				}
+				if strings.Contains(msg, "the others were not") {
+					t.Errorf("the error claims rows were not written: %v", err)
+				}
+				if !strings.Contains(msg, "to finish, run the statement again") {
+					t.Errorf("the error does not say how to finish: %v", err)
+				}
+				// Do what the error says: the statement again, then the repair.
+				exec(t, fx, "UPDATE users SET name = 'Renamed' WHERE id IN ('3', '12')", "UPDATE users SET name = 'Renamed' WHERE id IN ('3', '12')")
+				repair := repairIn(t, err)
+				if !strings.Contains(repair, "'12'") {
+					t.Errorf("%s leaves out users 12", repair)
+				}
+				exec(t, fx, repair, "")
+				agree(t, fx, blogChecks...)
+				if drift := query(t, fx.DB, "CHECK COPIES FOR users WHERE id IN ('3', '12')"); len(drift) != 0 {
+					t.Errorf("%d copies differ after the repair", len(drift))
+				}
+			})
+			t.Run("a fan-out of several source rows cut off", func(t *testing.T) {
+				// DynamoDB refuses every transaction of copies.
+				var armed atomic.Bool
+				fx := testkit.Load(t, b, "blog", testkit.Hook("refuse", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+					if op == "TransactWriteItems" && armed.Load() {
+						return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "ValidationException", Message: "injected", Fault: smithy.FaultClient}
+					}
+					return next.HandleInitialize(ctx, in)
+				}))
+				armed.Store(true)
+				sql := "UPDATE users SET name = 'Renamed' WHERE id IN ('3', '12')"
+				_, err := execErr(t, fx, sql)
+				armed.Store(false)
+				t.Logf("error: %v", err)
+				// The first row's fan-out stopped and the second's never
+				// ran: the repair must name both.
+				repair := repairIn(t, err)
+				if !strings.Contains(repair, "'12'") || !strings.Contains(repair, "'3'") {
+					t.Errorf("%s leaves out a source row whose copies were not rewritten", repair)
+				}
+				if _, err := fx.Oracle.Exec(sql); err != nil {
+					t.Fatal(err)
+				}
+				exec(t, fx, repair, "")
+				agree(t, fx, blogChecks...)
+			})
+			t.Run("an upsert of several rows", func(t *testing.T) {
+				var armed atomic.Bool
+				fx := testkit.Load(t, b, "blog", loseAnswer("UpdateItem", "USER#3", &armed))
+				armed.Store(true)
+				sql := "INSERT INTO users (id, name) VALUES ('12', 'Mara U'), ('3', 'Lin U'), ('950', 'New') ON DUPLICATE KEY UPDATE name = 'Same'"
+				_, err := execErr(t, fx, sql)
+				t.Logf("error: %v", err)
+				msg := err.Error()
+				for _, want := range []string{"row 1 (id='12') was written", "row 2 (id='3') may or may not have been written", "row 3 (id='950') was not sent",
+					"not run the statement again as is"} {
+					if !strings.Contains(msg, want) {
+						t.Errorf("the error does not say %q: %v", want, err)
+					}
+				}
+				if strings.Contains(msg, "the others were not") {
+					t.Errorf("the error claims row 2 was not written: %v", err)
+				}
+				repair := repairIn(t, err)
+				if !strings.Contains(repair, "'12'") || !strings.Contains(repair, "'3'") {
+					t.Errorf("%s leaves out users 12 or 3", repair)
+				}
+				exec(t, fx, repair, "")
+				if _, err := fx.Oracle.Exec("UPDATE users SET name = 'Same' WHERE id IN ('12', '3')"); err != nil {
+					t.Fatal(err)
+				}
+				exec(t, fx, "INSERT INTO users (id, name) VALUES ('950', 'New') ON DUPLICATE KEY UPDATE name = 'Same'", "INSERT INTO users (id, name) VALUES ('950', 'New')")
+				agree(t, fx, blogChecks...)
+				if drift := query(t, fx.DB, "CHECK COPIES FOR users WHERE id IN ('3', '12')"); len(drift) != 0 {
+					t.Errorf("%d copies differ after the repair", len(drift))
+				}
+			})
+			t.Run("a DELETE over a partition", func(t *testing.T) {
+				var armed atomic.Bool
+				fx := testkit.Load(t, b, "school", loseAnswer("DeleteItem", "STU#a91", &armed), dynosql.WithConcurrency(1))
+				armed.Store(true)
+				sql := "DELETE FROM enrollments WHERE course_id = 'math204'"
+				_, err := execErr(t, fx, sql)
+				t.Logf("error: %v", err)
+				msg := err.Error()
+				if !strings.Contains(msg, "may or may not have been deleted (the request failed without saying whether it ran; SELECT to see): (student_id='a91', course_id='math204')") ||
+					strings.Contains(msg, "the others were not") || !strings.Contains(msg, "to finish, run the statement again") {
+					t.Errorf("a DELETE cut off: %v", err)
+				}
+				exec(t, fx, sql, "")
+				if _, err := fx.Oracle.Exec(sql); err != nil {
+					t.Fatal(err)
+				}
+				agree(t, fx, enrollmentChecks...)
+			})
 		})
 	}
 }

@@ -260,3 +260,171 @@ func cloneRow(row mapping.Row) mapping.Row {
 	}
 	return out
 }
+
+// writeState is what became of one row's write, in a statement that
+// writes rows one request each.
+type writeState int
+
+const (
+	notSent writeState = iota // never sent: the statement stopped first
+	landed                    // written
+	skipped                   // its guard failed: changed since read, not written
+	refused                   // refused with an error that says nothing was written
+	unknown                   // failed without saying whether it ran
+)
+
+// outcomes records the state of each row's write; safe for the
+// goroutines of eachWrite.
+type outcomes struct {
+	mu    sync.Mutex
+	state []writeState
+}
+
+func newOutcomes(n int) *outcomes { return &outcomes{state: make([]writeState, n)} }
+
+// record sets row i's state from its write's result.
+func (o *outcomes) record(i int, ok bool, err error) {
+	s := skipped
+	switch {
+	case ok:
+		s = landed
+	case err != nil && mayHaveLanded(err):
+		s = unknown
+	case err != nil:
+		s = refused
+	}
+	o.mu.Lock()
+	o.state[i] = s
+	o.mu.Unlock()
+}
+
+// rows returns the indexes of the rows in state s.
+func (o *outcomes) rows(s writeState) []int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []int
+	for i, x := range o.state {
+		if x == s {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// mayHaveLanded reports whether a failed write may still have been done
+// (DYNAMODB.md 4.4): anything but a refusal (a 4xx, a failed condition,
+// a conflict found, an error before the request was sent).
+func mayHaveLanded(err error) bool {
+	if rejected(nil, err) {
+		return false
+	}
+	var cf *errs.ConditionFailedError
+	if errors.As(err, &cf) {
+		return false
+	}
+	var e *errs.Error
+	if errors.As(err, &e) && (e.Kind == errs.Invalid || e.Kind == errs.Internal || e.Kind == errs.Conflict) {
+		return false
+	}
+	return true
+}
+
+// maxKeysListed bounds the keys an error lists for one state.
+const maxKeysListed = 10
+
+// keyList names rows by key: (id='3'), (id='12'), and 4 more.
+func keyList(e *mapping.Entity, rows []mapping.Row, idx []int) string {
+	var parts []string
+	for _, i := range idx[:min(len(idx), maxKeysListed)] {
+		parts = append(parts, keyDesc(e, rows[i]))
+	}
+	s := strings.Join(parts, ", ")
+	if len(idx) > maxKeysListed {
+		s += fmt.Sprintf(" and %d more", len(idx)-maxKeysListed)
+	}
+	return s
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+// partial notes on err, which stopped a write of rows one request each
+// (verb: "updated", "deleted"), what became of each row: written, may or
+// may not have been (its request failed without saying whether it ran),
+// refused, skipped, never sent; then finish, what to run to finish; and,
+// when fanOuts were to follow the rows written, the REPAIR COPIES that
+// brings their copies in step.
+func partial(err error, e *mapping.Entity, rows []mapping.Row, o *outcomes, verb, finish string, fanOuts []*planner.FanOut) error {
+	var parts []string
+	if n := o.rows(landed); len(n) > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s %s: %s", len(n), wasWere(len(n)), verb, keyList(e, rows, n)))
+	} else {
+		parts = append(parts, "none was "+verb)
+	}
+	if n := o.rows(unknown); len(n) > 0 {
+		parts = append(parts, fmt.Sprintf("%d may or may not have been %s (the request failed without saying whether it ran; SELECT to see): %s", len(n), verb, keyList(e, rows, n)))
+	}
+	if n := o.rows(refused); len(n) > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s refused, not %s: %s", len(n), wasWere(len(n)), verb, keyList(e, rows, n)))
+	}
+	if n := o.rows(skipped); len(n) > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s skipped (changed since read: no longer meeting the WHERE)", len(n), wasWere(len(n))))
+	}
+	if n := o.rows(notSent); len(n) > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s not sent: %s", len(n), wasWere(len(n)), keyList(e, rows, n)))
+	}
+	msg := fmt.Sprintf("of the %d rows read, %s; to finish, %s", len(rows), strings.Join(parts, "; "), finish)
+	var sources []mapping.Row
+	for _, i := range append(o.rows(landed), o.rows(unknown)...) {
+		sources = append(sources, rows[i])
+	}
+	if r := repairCopies(e, fanOuts, sources); r != "" {
+		msg += "; the copies of the rows " + verb + " were not rewritten: run " + r
+	}
+	return note(err, "%s", msg)
+}
+
+// repairCopies returns the REPAIR COPIES statement that brings the copies
+// of the source rows in step, or "" when no fan-out follows them.
+func repairCopies(e *mapping.Entity, fanOuts []*planner.FanOut, sources []mapping.Row) string {
+	if len(fanOuts) == 0 || len(sources) == 0 {
+		return ""
+	}
+	key := fanOuts[0].SourceKey
+	var vals []string
+	seen := map[string]bool{}
+	for _, row := range sources {
+		if v := row[key]; v != nil && !seen[value.Key(v)] {
+			seen[value.Key(v)] = true
+			vals = append(vals, parser.Format(&parser.Literal{Value: v}))
+		}
+	}
+	switch len(vals) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("REPAIR COPIES FOR %s WHERE %s = %s", e.Name, key, vals[0])
+	}
+	return fmt.Sprintf("REPAIR COPIES FOR %s WHERE %s IN (%s)", e.Name, key, strings.Join(vals, ", "))
+}
+
+// rerunAdvice says whether running an UPDATE again finishes it: it does
+// when every assignment sets a constant, not when one is arithmetic,
+// which would apply twice to the rows already updated.
+func rerunAdvice(set []*planner.Assign) string {
+	var arith []string
+	for _, a := range set {
+		if _, _, _, ok := a.Arith(); ok {
+			arith = append(arith, a.String())
+		}
+	}
+	if len(arith) == 0 {
+		return "run the statement again: it sets the same values on the rows already updated"
+	}
+	return fmt.Sprintf("do not run the statement again as is, which would apply %s a second time to the rows already updated: update the others by key",
+		strings.Join(arith, ", "))
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -216,7 +217,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 		for attempt := 0; attempt < 3 && !done; attempt++ {
 			put, err := ex.putNew(ctx, ins.Table, ins.PKAttr, items[i])
 			if err != nil {
-				return &Result{Affected: int64(i)}, note(err, "rows 1 to %d were written, the others were not", i)
+				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated)
 			}
 			if put {
 				done = true
@@ -228,7 +229,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 			}
 			ok, written, err := ex.updateOne(ctx, u, key, nil)
 			if err != nil {
-				return &Result{Affected: int64(i)}, note(err, "rows 1 to %d were written, the others were not", i)
+				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated)
 			}
 			if ok {
 				updated = append(updated, written)
@@ -236,12 +237,66 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 			done = ok
 		}
 		if !done {
-			return &Result{Affected: int64(i)}, errs.New(errs.Conflict, "%s %s kept appearing and disappearing; rows 1 to %d were written, the others were not",
-				ins.Entity.Name, keyDesc(ins.Entity, row), i)
+			return &Result{Affected: int64(i)}, upsertStopped(errs.New(errs.Conflict, "%s %s kept appearing and disappearing",
+				ins.Entity.Name, keyDesc(ins.Entity, row)), ins, rows, i, updated)
 		}
 	}
 	res := &Result{Affected: int64(len(rows))}
 	return res, ex.fanOuts(ctx, res, ins.Entity, ins.FanOuts, updated)
+}
+
+// upsertStopped notes on err, which stopped an upsert at row i (from 0),
+// what became of each row: those before it were written (inserted or
+// updated), row i was not or may have been (its request failed without
+// saying whether it ran), the others were not sent. Running the whole
+// statement again would apply ON DUPLICATE KEY UPDATE to the rows it
+// inserted, so the way to finish is the statement with the rows not
+// written; and REPAIR COPIES for the rows updated, whose copies were not
+// rewritten.
+func upsertStopped(err error, ins *planner.InsertRows, rows []mapping.Row, i int, updated []mapping.Row) error {
+	e, n := ins.Entity, len(rows)
+	span := func(from, to int) string { // 1-based, inclusive
+		if from == to {
+			return fmt.Sprintf("row %d %s", from, keyDesc(e, rows[from-1]))
+		}
+		return fmt.Sprintf("rows %d to %d", from, to)
+	}
+	var parts []string
+	if i > 0 {
+		parts = append(parts, span(1, i)+" "+wasWere(i)+" written")
+	}
+	maybe := mayHaveLanded(err)
+	if maybe {
+		parts = append(parts, span(i+1, i+1)+" may or may not have been written (the request failed without saying whether it ran; SELECT it to see)")
+	} else {
+		parts = append(parts, span(i+1, i+1)+" was not written")
+	}
+	if i+1 < n {
+		parts = append(parts, span(i+2, n)+" "+wasWere(n-i-1)+" not sent")
+	}
+	first := i + 1 // the first row, 1-based, to send again
+	if maybe {
+		first = i + 2
+	}
+	finish := "nothing is left to write"
+	if first <= n {
+		finish = "do not run the statement again as is, which would apply ON DUPLICATE KEY UPDATE to the rows it inserted: run it with " +
+			strings.Replace(span(first, n), "row", "VALUES row", 1) + " only"
+		if maybe {
+			finish += fmt.Sprintf(", and row %d if it did not land", i+1)
+		}
+	} else if maybe {
+		finish = fmt.Sprintf("if row %d did not land, run the statement with it only", i+1)
+	}
+	msg := strings.Join(parts, "; ") + "; to finish, " + finish
+	sources := slices.Clone(updated)
+	if maybe {
+		sources = append(sources, rows[i])
+	}
+	if r := repairCopies(e, ins.FanOuts, sources); r != "" {
+		msg += "; the copies of the rows updated were not rewritten: run " + r
+	}
+	return note(err, "%s", msg)
 }
 
 // fill reads the source of each copy the rows carry (one GetItem per

@@ -52,6 +52,7 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 		}
 		var affected atomic.Int64
 		var mu sync.Mutex
+		o := newOutcomes(len(rows))
 		err = ex.eachWrite(ctx, len(rows), func(ctx context.Context, i int) error {
 			var ok bool
 			var row mapping.Row
@@ -63,6 +64,7 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 			default:
 				ok, row, err = ex.updateOne(ctx, u, key, rows[i])
 			}
+			o.record(i, ok, err)
 			if ok {
 				affected.Add(1)
 				mu.Lock()
@@ -73,7 +75,7 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 		})
 		res.Affected = affected.Load()
 		if err != nil {
-			return res, note(err, "%d of the %d rows read were updated before the error; the others were not", res.Affected, len(rows))
+			return res, partial(err, u.Entity, rows, o, "updated", rerunAdvice(u.Set), u.FanOuts)
 		}
 	}
 	return res, ex.fanOuts(ctx, res, u.Entity, u.FanOuts, written)
@@ -82,8 +84,8 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 // fanOuts runs each fan-out for each source row written, adding its
 // counts to res.
 func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, written []mapping.Row) error {
-	for _, f := range fanOuts {
-		for _, row := range written {
+	for fi, f := range fanOuts {
+		for ri, row := range written {
 			n, err := ex.fanOut(ctx, f, row)
 			res.CopiesUpdated += n.updated
 			res.CopiesSkipped += n.skipped
@@ -92,8 +94,14 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 				return note(err, "this statement's own write of %s %s had landed before", e.Name, keyDesc(e, row))
 			}
 			if err != nil {
-				return note(err, "%s was updated; %d copies of %s.%s were updated and %d are still to do: run the statement again, or REPAIR COPIES FOR %s WHERE %s = %s",
-					e.Name, res.CopiesUpdated, f.Copier.Name, f.Copy.Column, n.left, e.Name, f.SourceKey, parser.Format(&parser.Literal{Value: row[f.SourceKey]}))
+				// This row's fan-out stopped, and those after it (every
+				// row's, for the fan-outs after this one) did not run.
+				pending := written[ri:]
+				if fi < len(fanOuts)-1 {
+					pending = written
+				}
+				return note(err, "%s was updated; %d copies of %s.%s were updated and %d are still to do: run the statement again, or %s",
+					e.Name, res.CopiesUpdated, f.Copier.Name, f.Copy.Column, n.left, repairCopies(e, fanOuts, pending))
 			}
 		}
 	}
@@ -366,12 +374,14 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 		return nil, err
 	}
 	var affected atomic.Int64
+	o := newOutcomes(len(rows))
 	err = ex.eachWrite(ctx, len(rows), func(ctx context.Context, i int) error {
 		key, err := ex.baseKey(d.Entity, rows[i])
 		if err != nil {
 			return err
 		}
 		ok, err := ex.deleteOne(ctx, d, key, rows[i])
+		o.record(i, ok, err)
 		if ok {
 			affected.Add(1)
 		}
@@ -379,7 +389,7 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 	})
 	res := &Result{Affected: affected.Load()}
 	if err != nil {
-		return res, note(err, "%d of the %d rows read were deleted before the error; the others were not", res.Affected, len(rows))
+		return res, partial(err, d.Entity, rows, o, "deleted", "run the statement again: it deletes what is left", nil)
 	}
 	return res, nil
 }
