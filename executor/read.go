@@ -54,6 +54,16 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 	case *planner.Filter:
 		in, err := r.tuples(x.Input)
 		return &filterIter{r: r, in: in, cond: x.Cond}, err
+	case *planner.Union:
+		u := &unionIter{r: r, seen: map[string]bool{}}
+		for _, n := range x.Inputs {
+			in, err := r.tuples(n)
+			if err != nil {
+				return nil, err
+			}
+			u.inputs = append(u.inputs, in)
+		}
+		return u, nil
 	}
 	return nil, internal("no executor for plan step %T", n)
 }
@@ -707,3 +717,45 @@ func (e tupleEnv) column(c *parser.Column) value.Value {
 }
 
 func (e tupleEnv) aggregate(*parser.Func) value.Value { return nil }
+
+// unionIter reads its inputs one after the other and passes each tuple
+// once: tuples are told apart by the base-table keys of their rows, since
+// two branches may read one item with different attributes.
+type unionIter struct {
+	r      *run
+	inputs []tupleIter
+	seen   map[string]bool
+}
+
+func (it *unionIter) next(ctx context.Context) (tuple, error) {
+	for len(it.inputs) > 0 {
+		t, err := it.inputs[0].next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if t == nil {
+			it.inputs = it.inputs[1:]
+			continue
+		}
+		if k := it.r.tupleKey(t); !it.seen[k] {
+			it.seen[k] = true
+			return t, nil
+		}
+	}
+	return nil, nil
+}
+
+// tupleKey is equal for tuples holding the same items: the base key of
+// each slot's row (a row always holds the columns of its base key).
+func (r *run) tupleKey(t tuple) string {
+	m := r.ex.m
+	var b strings.Builder
+	for i, row := range t {
+		if row != nil {
+			key, _ := r.plan.Slots[i].Entity.KeyItem(row, m.PartitionKey, m.SortKey)
+			b.WriteString(itemID(m, key))
+		}
+		b.WriteString("\x02")
+	}
+	return b.String()
+}

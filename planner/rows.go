@@ -19,6 +19,18 @@ func (f *Filter) Describe() (string, []string, []Node) {
 	return "filter " + parser.Format(f.Cond), nil, []Node{f.Input}
 }
 
+// Union reads each input in turn and passes each row once, however many
+// inputs read it (rows are told apart by all their columns, which include
+// their keys).
+type Union struct {
+	Inputs []Node
+}
+
+// Describe implements Node.
+func (u *Union) Describe() (string, []string, []Node) {
+	return "union (a row read by two branches is kept once)", nil, u.Inputs
+}
+
 // Project computes the output columns from each joined row. Exprs may
 // hold more columns than the statement prints: hidden sort keys, which
 // Trim drops after Sort.
@@ -130,6 +142,7 @@ var (
 	_ Node = (*Join)(nil)
 	_ Node = (*PartitionJoin)(nil)
 	_ Node = (*Filter)(nil)
+	_ Node = (*Union)(nil)
 	_ Node = (*Project)(nil)
 	_ Node = (*Aggregate)(nil)
 	_ Node = (*Sort)(nil)

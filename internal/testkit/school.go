@@ -94,4 +94,8 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT COUNT(*) FROM enrollments WHERE student_id = 'a91'"},
 	{SQL: "SELECT COUNT(*) FROM enrollments WHERE student_id = 'k42'"},
 	{SQL: "SELECT COUNT(*) FROM enrollments WHERE course_id = 'cs101' AND student_id > 'm'"},
+	// ORs whose branches a key serves each: a union, each row once.
+	{SQL: "SELECT student_id, course_id, grade FROM enrollments WHERE student_id = 'a91' OR course_id = 'math204'"},
+	{SQL: "SELECT name FROM students WHERE (id = 'a91' AND year = 2) OR id = 'c12' OR id IN ('k42', 'a91')"},
+	{SQL: "SELECT COUNT(*), COUNT(DISTINCT course_id) FROM enrollments WHERE (student_id = 'a91' OR course_id = 'cs101') AND grade <> 'F'"},
 }
