@@ -21,6 +21,9 @@ type RandomSelect struct {
 	// return as many rows as SQLite's result has after Offset, at most
 	// Limit, all of them from SQLite's result.
 	Limit, Offset int64
+	// Refused reports a statement dynosql must refuse as needing a Scan:
+	// a one-table OR with a branch no key serves. SQLite does not run it.
+	Refused bool
 }
 
 // OracleArgs returns the arguments of the statement SQLite runs: those of
@@ -35,13 +38,25 @@ func (q RandomSelect) OracleArgs() []any { return q.Args }
 // They cover single-table reads by key (=, IN, OR of equalities), sort-key
 // ranges, the joins of students, enrollments and courses in any FROM order
 // (ON or comma with WHERE, INNER and LEFT), conditions on every column,
-// aggregates with GROUP BY and HAVING, DISTINCT, ORDER BY, LIMIT and OFFSET.
-// They avoid what dynosql documents as different from SQL engines: LIKE
-// patterns other than a prefix, and division.
+// aggregates with GROUP BY and HAVING (naming select-list aliases too),
+// DISTINCT, ORDER BY, LIMIT and OFFSET, and one-table ORs whose branches a
+// key serves each (a union of key reads). A few are ORs with a branch no
+// key serves, which dynosql must refuse (Refused). They avoid what dynosql
+// documents as different from SQL engines: LIKE patterns other than a
+// prefix, and division.
+//
+// What came after the first version draws from a second stream (gen.x),
+// so that the statements of the first one stay as they were for a seed,
+// in the same order, with the union statements between them and some
+// HAVING clauses given a condition on an alias.
 func RandomSelects(seed int64, n int) []RandomSelect {
-	g := &gen{r: rand.New(rand.NewSource(seed))}
+	g := &gen{r: rand.New(rand.NewSource(seed)), x: rand.New(rand.NewSource(seed ^ 0x0a5e7))}
 	out := make([]RandomSelect, n)
 	for i := range out {
+		if g.x.Float64() < 0.2 {
+			out[i] = g.ext().unionStatement()
+			continue
+		}
 		out[i] = g.statement()
 	}
 	return out
@@ -71,7 +86,12 @@ var (
 	}
 )
 
-type gen struct{ r *rand.Rand }
+// gen draws from r; x is the stream of the additions to the first
+// version of the generator (see RandomSelects).
+type gen struct{ r, x *rand.Rand }
+
+// ext returns a gen drawing only from the second stream.
+func (g *gen) ext() *gen { return &gen{r: g.x, x: g.x} }
 
 func (g *gen) intn(n int) int        { return g.r.Intn(n) }
 func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
@@ -109,6 +129,12 @@ type statement struct {
 	tables []*table
 	comma  bool     // FROM a, b, c WHERE ...
 	where  []string // conjuncts
+	// noKeys keeps key columns out of predicate, so that a condition
+	// cannot give a table a key.
+	noKeys bool
+	// extHaving is the condition havingAlias added to HAVING, whose
+	// placeholders draw from the second stream.
+	extHaving string
 }
 
 func (g *gen) statement() RandomSelect {
@@ -426,7 +452,11 @@ func (st *statement) predicate(ts []*table, depth int) string {
 		}
 	}
 	t := pick(g, ts)
-	c := pick(g, randColumns[t.entity])
+	cs := randColumns[t.entity]
+	if st.noKeys {
+		cs = nonKeyColumns(t.entity)
+	}
+	c := pick(g, cs)
 	col := t.col(c.name)
 	if c.typ == "N" {
 		lit := func() string {
@@ -461,29 +491,7 @@ func (st *statement) predicate(ts []*table, depth int) string {
 			return fmt.Sprintf("%s %s %s", col, pick(g, []string{"=", "<>", "<", "<=", ">", ">="}), lit())
 		}
 	}
-	var vals []string
-	switch c.name {
-	case "id":
-		if t.entity == "students" {
-			vals = randStudentIDs
-		} else {
-			vals = randCourseIDs
-		}
-	case "student_id":
-		vals = randStudentIDs
-	case "course_id":
-		vals = randCourseIDs
-	case "name":
-		vals = randNames
-	case "email":
-		vals = randEmails
-	case "title":
-		vals = randTitles
-	case "grade":
-		vals = randGrades
-	case "enrolledOn":
-		vals = randDates
-	}
+	vals := randValues(t.entity, c.name)
 	lit := func() string { return quoteSQL(pick(g, vals)) }
 	switch g.intn(14) {
 	case 0:
@@ -525,6 +533,9 @@ func (st *statement) otherColumn(ts []*table, typ, col string) string {
 	var cands []string
 	for _, t := range ts {
 		for _, c := range randColumns[t.entity] {
+			if st.noKeys && isKeyColumn(t.entity, c.name) {
+				continue // b = a.key AND b = 'x' would bind the key
+			}
 			if c.typ == typ && t.col(c.name) != col {
 				cands = append(cands, t.col(c.name))
 			}
@@ -549,8 +560,10 @@ func (st *statement) render() RandomSelect {
 	g := st.g
 	var cols []string // every column of the tables, qualified
 	var nums []string // the numeric ones
+	types := map[string]colInfo{}
 	for _, t := range st.tables {
 		for _, c := range randColumns[t.entity] {
+			types[t.col(c.name)] = colInfo{t.entity, c.name, c.typ}
 			cols = append(cols, t.col(c.name))
 			if c.typ == "N" {
 				nums = append(nums, t.col(c.name))
@@ -616,6 +629,9 @@ func (st *statement) render() RandomSelect {
 				order = append(order, k+dir())
 			}
 			total = true
+		}
+		if x := g.ext(); x.chance(0.35) && len(items) > 0 {
+			having = st.havingAlias(x, items, having, types)
 		}
 	default:
 		switch k := g.intn(10); {
@@ -780,15 +796,34 @@ var placeholderRE = regexp.MustCompile(`(= |\(|, )'([^']*)'`)
 // placeholders turns some string literals of q into ? with arguments;
 // SQLite gets the same statement and arguments.
 func (st *statement) placeholders(q *RandomSelect) {
-	var args []any
-	sql := placeholderRE.ReplaceAllStringFunc(q.SQL, func(m string) string {
-		if !st.g.chance(0.6) {
-			return m
+	// The literals of the condition havingAlias added draw from the second
+	// stream, so that the others are as they were.
+	extFrom, extTo := -1, -1
+	if st.extHaving != "" {
+		if h := strings.Index(q.SQL, " HAVING "); h >= 0 {
+			if i := strings.Index(q.SQL[h:], st.extHaving); i >= 0 {
+				extFrom, extTo = h+i, h+i+len(st.extHaving)
+			}
 		}
-		sub := placeholderRE.FindStringSubmatch(m)
-		args = append(args, sub[2])
-		return sub[1] + "?"
-	})
+	}
+	var args []any
+	var b strings.Builder
+	last := 0
+	for _, m := range placeholderRE.FindAllStringSubmatchIndex(q.SQL, -1) {
+		g := st.g
+		if m[0] >= extFrom && m[1] <= extTo {
+			g = g.ext()
+		}
+		if !g.chance(0.6) {
+			continue
+		}
+		b.WriteString(q.SQL[last:m[2]])
+		b.WriteString(q.SQL[m[2]:m[3]] + "?")
+		args = append(args, q.SQL[m[4]:m[5]])
+		last = m[1]
+	}
+	b.WriteString(q.SQL[last:])
+	sql := b.String()
 	if len(args) == 0 {
 		return
 	}
@@ -902,4 +937,277 @@ func (st *statement) havingCond(cols, nums []string) string {
 		return fmt.Sprintf("(%s OR %s)", c(), c())
 	}
 	return c()
+}
+
+// randValues returns the values the generator compares a column with.
+func randValues(entity, name string) []string {
+	switch name {
+	case "id":
+		if entity == "students" {
+			return randStudentIDs
+		}
+		return randCourseIDs
+	case "student_id":
+		return randStudentIDs
+	case "course_id":
+		return randCourseIDs
+	case "name":
+		return randNames
+	case "email":
+		return randEmails
+	case "title":
+		return randTitles
+	case "grade":
+		return randGrades
+	case "enrolledOn":
+		return randDates
+	}
+	return nil
+}
+
+// isKeyColumn reports whether a column of the entity is in a key template.
+func isKeyColumn(entity, name string) bool {
+	switch entity {
+	case "enrollments":
+		return name == "student_id" || name == "course_id"
+	default:
+		return name == "id"
+	}
+}
+
+// nonKeyColumns returns the columns of an entity that are in no key.
+func nonKeyColumns(entity string) []struct{ name, typ string } {
+	var out []struct{ name, typ string }
+	for _, c := range randColumns[entity] {
+		if !isKeyColumn(entity, c.name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// unionStatement builds a one-table SELECT whose WHERE holds an OR a key
+// serves branch by branch, which dynosql reads as a union of key reads
+// (student_id = 'a91' OR course_id = 'math204'), maybe among other
+// conjuncts; now and then one of its branches no key serves, and then the
+// statement must be refused.
+func (g *gen) unionStatement() RandomSelect {
+	st := &statement{g: g}
+	ent := pick(g, []string{"students", "courses", "enrollments", "enrollments", "enrollments"})
+	t := &table{entity: ent, alias: ent[:1]}
+	if g.chance(0.5) {
+		t.alias = ""
+	}
+	st.tables = []*table{t}
+	refused := g.chance(0.1)
+	n := 2
+	if g.chance(0.35) {
+		n++
+		if g.chance(0.3) {
+			n++
+		}
+	}
+	branches := make([]string, n)
+	for i := range branches {
+		branches[i] = st.keyBranch(t)
+	}
+	if refused {
+		// Nothing else in the statement may give the table a key.
+		st.noKeys = true
+		branches[g.intn(n)] = st.predicate(st.tables, 1)
+	}
+	st.where = append(st.where, "("+strings.Join(branches, " OR ")+")")
+	if !refused {
+		if g.chance(0.15) {
+			// A second such OR, which the union's branches check.
+			st.where = append(st.where, "("+st.keyBranch(t)+" OR "+st.keyBranch(t)+")")
+		}
+		if ent == "enrollments" && g.chance(0.2) {
+			// A sort-key condition outside the OR: a range for one
+			// branch, a filter for the other.
+			if g.chance(0.5) {
+				st.where = append(st.where, st.keyRange(t.col("course_id"), randCourseIDs, "course_id"))
+			} else {
+				st.where = append(st.where, st.keyRange(t.col("student_id"), randStudentIDs, "student_id"))
+			}
+		}
+	}
+	// Other conditions, mostly on columns in no key, so that the OR is
+	// what gives the table its keys.
+	keys := st.noKeys
+	st.noKeys = st.noKeys || g.chance(0.7)
+	st.filters(st.tables)
+	st.noKeys = keys
+	if len(st.where) == 1 && g.chance(0.5) {
+		st.where[0] = strings.TrimSuffix(strings.TrimPrefix(st.where[0], "("), ")")
+	}
+	q := st.render()
+	q.Refused = refused
+	return q
+}
+
+// keyBranch renders one branch of an OR that a key of t serves: its
+// partition key bound by constants, maybe a sort-key range, maybe a filter.
+func (st *statement) keyBranch(t *table) string {
+	g := st.g
+	eqOrIn := func(col string, vals []string) string {
+		switch k := g.intn(10); {
+		case k < 6:
+			return fmt.Sprintf("%s = %s", col, quoteSQL(pick(g, vals)))
+		case k < 9:
+			return fmt.Sprintf("%s IN %s", col, g.inList(vals))
+		default:
+			return fmt.Sprintf("(%s = %s OR %s = %s)", col, quoteSQL(pick(g, vals)), col, quoteSQL(pick(g, vals)))
+		}
+	}
+	var conds []string
+	switch t.entity {
+	case "students":
+		conds = append(conds, eqOrIn(t.col("id"), randStudentIDs))
+	case "courses":
+		conds = append(conds, eqOrIn(t.col("id"), randCourseIDs))
+	case "enrollments":
+		switch k := g.intn(10); {
+		case k < 4:
+			conds = append(conds, eqOrIn(t.col("student_id"), randStudentIDs))
+			if g.chance(0.45) {
+				conds = append(conds, st.keyRange(t.col("course_id"), randCourseIDs, "course_id"))
+			}
+		case k < 8:
+			conds = append(conds, eqOrIn(t.col("course_id"), randCourseIDs))
+			if g.chance(0.45) {
+				conds = append(conds, st.keyRange(t.col("student_id"), randStudentIDs, "student_id"))
+			}
+		default:
+			key := pick(g, randEnrollments)
+			if g.chance(0.3) {
+				key = [2]string{pick(g, randStudentIDs), pick(g, randCourseIDs)}
+			}
+			conds = append(conds,
+				fmt.Sprintf("%s = %s", t.col("student_id"), quoteSQL(key[0])),
+				fmt.Sprintf("%s = %s", t.col("course_id"), quoteSQL(key[1])))
+		}
+	}
+	if g.chance(0.35) {
+		conds = append(conds, st.predicate(st.tables, 1))
+	}
+	if len(conds) == 1 {
+		return conds[0]
+	}
+	g.r.Shuffle(len(conds), func(i, j int) { conds[i], conds[j] = conds[j], conds[i] })
+	return "(" + strings.Join(conds, " AND ") + ")"
+}
+
+// colInfo is a column of the statement's tables, by its qualified name.
+type colInfo struct{ entity, name, typ string }
+
+// itemType returns the entity, column and type of what an item of an
+// aggregate select list computes: MIN and MAX of a column, or the column
+// itself, have its values; the rest is numeric.
+func itemType(it outCol, types map[string]colInfo) colInfo {
+	e := it.expr
+	for _, f := range []string{"MIN(", "MAX("} {
+		if strings.HasPrefix(e, f) && strings.HasSuffix(e, ")") && strings.Count(e, "(") == 1 {
+			e = e[len(f) : len(e)-1]
+		}
+	}
+	if c, ok := types[e]; ok {
+		return c
+	}
+	return colInfo{typ: "N"}
+}
+
+// havingAlias adds to having a condition on a select-list alias (naming
+// the item first when it has no alias): an aggregate's or a grouping
+// column's. The alias is never a column of the tables, where a column
+// would win.
+func (st *statement) havingAlias(g *gen, items []outCol, having string, types map[string]colInfo) string {
+	isColumn := func(a string) bool {
+		for _, t := range st.tables {
+			for _, c := range randColumns[t.entity] {
+				if c.name == a {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	i := g.intn(len(items))
+	switch a := items[i].alias; {
+	case a != "" && isColumn(a):
+		return having // renaming it could break an ORDER BY that names it
+	case a == "":
+		// A new alias, which nothing else names; a column's name when no
+		// table here has that column.
+		a = pick(g, []string{"n", "cnt", "x", "total", "lo", "hi", "year", "grade", "title"})
+		for _, it := range items {
+			if it.alias == a {
+				return having
+			}
+		}
+		if isColumn(a) {
+			return having
+		}
+		items[i].alias = a
+	}
+	a := items[i].alias
+	info := itemType(items[i], types)
+	not := func() string { // not st.not: that draws from st.g
+		if g.chance(0.25) {
+			return "NOT "
+		}
+		return ""
+	}
+	var cond string
+	if info.typ == "N" {
+		k := func() string {
+			if g.chance(0.1) {
+				return pick(g, []string{"1.5", "0", "-1", "2.5"})
+			}
+			return fmt.Sprint(g.intn(8))
+		}
+		switch g.intn(8) {
+		case 0:
+			cond = a + pick(g, []string{" IS NULL", " IS NOT NULL"})
+		case 1:
+			lo := g.intn(5)
+			cond = fmt.Sprintf("%s %sBETWEEN %d AND %d", a, not(), lo, lo+g.intn(4))
+		case 2:
+			cond = fmt.Sprintf("%s %sIN (%s, %s)", a, not(), k(), k())
+		case 3:
+			cond = fmt.Sprintf("%s %s %s", k(), pick(g, []string{"=", "<", ">="}), a)
+		case 4:
+			cond = fmt.Sprintf("%s + %d %s %s", a, 1+g.intn(2), pick(g, []string{">", "<="}), k())
+		default:
+			cond = fmt.Sprintf("%s %s %s", a, pick(g, []string{"=", "<>", "<", "<=", ">", ">="}), k())
+		}
+	} else {
+		vals := randValues(info.entity, info.name)
+		lit := func() string { return quoteSQL(pick(g, vals)) }
+		switch g.intn(7) {
+		case 0:
+			cond = a + pick(g, []string{" IS NULL", " IS NOT NULL"})
+		case 1:
+			x, y := lit(), lit()
+			if x > y {
+				x, y = y, x
+			}
+			cond = fmt.Sprintf("%s BETWEEN %s AND %s", a, x, y)
+		case 2:
+			cond = fmt.Sprintf("%s %sLIKE %s", a, not(), quoteSQL(pick(g, randPrefixes[info.name])+"%"))
+		case 3:
+			cond = fmt.Sprintf("%s %sIN %s", a, not(), g.inList(vals))
+		default:
+			cond = fmt.Sprintf("%s %s %s", a, pick(g, []string{"=", "<>", "<", ">="}), lit())
+		}
+	}
+	st.extHaving = cond
+	switch {
+	case having == "" || g.chance(0.3):
+		return cond
+	case g.chance(0.5):
+		return having + " AND " + cond
+	default:
+		return "(" + cond + " OR " + having + ")"
+	}
 }
