@@ -3,7 +3,8 @@ package executor
 import (
 	"context"
 	"errors"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -332,7 +333,7 @@ func asFound(u *planner.UpdateRows, found map[string]types.AttributeValue) (expr
 		names[attr] = true
 	}
 	var more []expression.ConditionBuilder
-	for _, attr := range sortedKeys(names) {
+	for _, attr := range slices.Sorted(maps.Keys(names)) {
 		if attr == u.PKAttr {
 			continue
 		}
@@ -431,13 +432,4 @@ func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key ma
 		return false, backendError("DeleteItem", err)
 	}
 	return len(out.Attributes) > 0, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -6,6 +6,7 @@ package mapping
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -323,22 +324,12 @@ func (m *Mapping) checkCopies(e *Entity) error {
 
 // EntityNames returns the entity names, sorted.
 func (m *Mapping) EntityNames() []string {
-	names := make([]string, 0, len(m.Entities))
-	for n := range m.Entities {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(m.Entities))
 }
 
 // IndexNames returns the index names, sorted.
 func (m *Mapping) IndexNames() []string {
-	names := make([]string, 0, len(m.Indexes))
-	for n := range m.Indexes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(m.Indexes))
 }
 
 // Entity returns the entity called name, or an error that suggests the

@@ -1,7 +1,8 @@
 package planner
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/value"
@@ -136,12 +137,7 @@ func keyString(vals []*KeyValue) string {
 	return strings.Join(s, ", ")
 }
 
-// sortedCols returns a map's keys in order, for stable output.
-func sortedCols[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+// sortedNames returns a map's keys in order, for stable plans.
+func sortedNames[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -127,19 +127,10 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 
 func flatten(m map[int][]parser.Expr) []parser.Expr {
 	var out []parser.Expr
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, m[k]...)
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[int]V) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	return keys
 }
 
 // reads plans the key-based reads that produce the joined rows: a driver
@@ -258,7 +249,7 @@ func (b *selectBuilder) readGroup(group []*access) (Node, error) {
 	}
 	a := group[0]
 	for _, g := range group {
-		if !b.p.m.ProjectsAll(g.path, b.sc.slots[g.slot].Entity, setList(b.needed[g.slot])) {
+		if !b.p.m.ProjectsAll(g.path, b.sc.slots[g.slot].Entity, sortedNames(b.needed[g.slot])) {
 			return nil, errs.New(errs.Unsupported, "reading several tables from one partition of index %s, which does not project every needed attribute", a.path.Index).
 				WithHint("project ALL attributes in %s", a.path.Index)
 		}
@@ -336,7 +327,7 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 		bg.Project = b.project([]Read{rd}, nil)
 		leaf = bg
 	default:
-		refetch = !b.p.m.ProjectsAll(a.path, sl.Entity, setList(b.needed[a.slot]))
+		refetch = !b.p.m.ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
 		q := &Query{Table: b.p.m.Table, Index: a.path.Index, PK: a.pk, SK: a.sk, Reads: []Read{rd},
 			Consistent: b.consistent(a.path), Bound: a.bound}
 		q.Project = b.project(q.Reads, a.path)
@@ -565,7 +556,7 @@ func (b *selectBuilder) project(reads []Read, path *mapping.AccessPath) []string
 			}
 		}
 	}
-	return setList(set)
+	return sortedNames(set)
 }
 
 // keyAttrFor returns "" when key column c can be parsed from the base
@@ -579,21 +570,12 @@ func (b *selectBuilder) keyAttrFor(e *mapping.Entity, c string, ix *mapping.Inde
 	if holds(b.p.m.PartitionKey) || holds(b.p.m.SortKey) || (ix != nil && (holds(ix.PartitionKey) || holds(ix.SortKey))) {
 		return ""
 	}
-	for _, attr := range sortedCols(e.Templates) {
+	for _, attr := range sortedNames(e.Templates) {
 		if holds(attr) && (ix == nil || ix.Projection == "ALL" || slices.Contains(ix.Include, attr)) {
 			return attr
 		}
 	}
 	return ""
-}
-
-func setList(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // pushdown returns the conjuncts on slot alone that DynamoDB can evaluate

@@ -74,7 +74,7 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		seen[key] = i
 		ins.Rows = append(ins.Rows, row)
 	}
-	for _, col := range sortedCols(e.Copies) {
+	for _, col := range sortedNames(e.Copies) {
 		ins.Fills = append(ins.Fills, e.Copies[col])
 	}
 	if s.OnDuplicate != nil {
@@ -132,13 +132,7 @@ func constant(e parser.Expr, args []value.Value) (value.Value, error) {
 // checkKeys renders every key template of e from row, so that a missing
 // key column is an error before any request, naming the column.
 func checkKeys(e *mapping.Entity, row mapping.Row) error {
-	attrs := baseAttrs(e)
-	for _, attr := range sortedCols(e.Templates) {
-		if !slices.Contains(attrs, attr) {
-			attrs = append(attrs, attr)
-		}
-	}
-	for _, attr := range attrs {
+	for _, attr := range keyAttrs(e) {
 		t := e.Templates[attr]
 		if _, err := t.Render(row); err != nil {
 			for _, c := range t.Columns() {
@@ -263,7 +257,7 @@ func copiesOf(m *mapping.Mapping, e *mapping.Entity, col string) []*mapping.Copy
 	var out []*mapping.Copy
 	for _, name := range m.EntityNames() {
 		other := m.Entities[name]
-		for _, c := range sortedCols(other.Copies) {
+		for _, c := range sortedNames(other.Copies) {
 			if cp := other.Copies[c]; cp.Source == e && (col == "" || cp.SourceColumn == col) {
 				out = append(out, cp)
 			}

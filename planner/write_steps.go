@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/value"
@@ -213,14 +214,26 @@ func baseAttrs(e *mapping.Entity) []string {
 	return []string{p.PKAttr, p.SKAttr}
 }
 
+// keyAttrs returns every key attribute e has a template for: the base
+// table's first, then the others by name.
+func keyAttrs(e *mapping.Entity) []string {
+	attrs := baseAttrs(e)
+	for _, attr := range sortedNames(e.Templates) {
+		if !slices.Contains(attrs, attr) {
+			attrs = append(attrs, attr)
+		}
+	}
+	return attrs
+}
+
 // itemText lists the attributes an item written for row carries.
 func itemText(e *mapping.Entity, row mapping.Row) string {
 	var parts []string
-	for _, attr := range sortedCols(e.Templates) {
+	for _, attr := range sortedNames(e.Templates) {
 		s, _ := e.Templates[attr].Render(row)
 		parts = append(parts, attr+" = "+value.Literal(s))
 	}
-	for _, c := range sortedCols(row) {
+	for _, c := range sortedNames(row) {
 		parts = append(parts, c+" = "+value.Literal(row[c]))
 	}
 	return strings.Join(parts, ", ")

@@ -49,7 +49,7 @@ func (t *target) addUnchanged(col string) {
 			return
 		}
 	}
-	for _, attr := range sortedCols(t.e.Templates) {
+	for _, attr := range sortedNames(t.e.Templates) {
 		if !slices.Contains(base, attr) && slices.Contains(t.e.Templates[attr].Columns(), col) {
 			add(attr)
 		}
@@ -214,7 +214,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 		u.Read, u.Slots, u.Unchanged = t.read, t.slots, t.unchanged
 	}
 	if move {
-		for _, col := range sortedCols(e.Copies) {
+		for _, col := range sortedNames(e.Copies) {
 			c := e.Copies[col]
 			if slices.ContainsFunc(set, func(a *Assign) bool { return a.Column == c.KeyColumn }) {
 				u.Fills = append(u.Fills, c)
@@ -237,13 +237,7 @@ func checkKeyAssign(e *mapping.Entity, a *Assign) error {
 	if !ok {
 		return nil // col = col + n: a number, as the key held one
 	}
-	attrs := baseAttrs(e)
-	for _, attr := range sortedCols(e.Templates) {
-		if !slices.Contains(attrs, attr) {
-			attrs = append(attrs, attr)
-		}
-	}
-	for _, attr := range attrs {
+	for _, attr := range keyAttrs(e) {
 		t := e.Templates[attr]
 		if !slices.Contains(t.Columns(), a.Column) {
 			continue

@@ -6,7 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/errs"
@@ -74,7 +75,7 @@ func parseLine(text []byte, m *mapping.Mapping) (DatasetRow, error) {
 		return DatasetRow{}, fmt.Errorf("%s", errs.As(err).Message)
 	}
 	row := make(mapping.Row, len(raw.Row))
-	for _, col := range sortedKeys(raw.Row) {
+	for _, col := range slices.Sorted(maps.Keys(raw.Row)) {
 		typ, ok := e.Columns[col]
 		if !ok {
 			msg := fmt.Sprintf("%s has no column %s", e.Name, col)
@@ -92,15 +93,6 @@ func parseLine(text []byte, m *mapping.Mapping) (DatasetRow, error) {
 		}
 	}
 	return DatasetRow{Entity: e.Name, Row: row}, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // convert turns a decoded JSON value into a value of DynamoDB type typ.

@@ -367,33 +367,36 @@ func (g *gen) inList(xs []string) string {
 	return "(" + strings.Join(vals, ", ") + ")"
 }
 
+// eqOrIn binds col to constants from vals: =, IN, or an OR of equalities.
+func (st *statement) eqOrIn(col string, vals []string) string {
+	g := st.g
+	switch k := g.intn(10); {
+	case k < 6:
+		return fmt.Sprintf("%s = %s", col, quoteSQL(pick(g, vals)))
+	case k < 9:
+		return fmt.Sprintf("%s IN %s", col, g.inList(vals))
+	default:
+		return fmt.Sprintf("(%s = %s OR %s = %s)", col, quoteSQL(pick(g, vals)), col, quoteSQL(pick(g, vals)))
+	}
+}
+
 // bind adds key conditions on constants for t.
 func (st *statement) bind(t *table) {
 	g := st.g
-	eqOrIn := func(col string, vals []string) string {
-		switch k := g.intn(10); {
-		case k < 6:
-			return fmt.Sprintf("%s = %s", col, quoteSQL(pick(g, vals)))
-		case k < 9:
-			return fmt.Sprintf("%s IN %s", col, g.inList(vals))
-		default:
-			return fmt.Sprintf("(%s = %s OR %s = %s)", col, quoteSQL(pick(g, vals)), col, quoteSQL(pick(g, vals)))
-		}
-	}
 	switch t.entity {
 	case "students":
-		st.where = append(st.where, eqOrIn(t.col("id"), randStudentIDs))
+		st.where = append(st.where, st.eqOrIn(t.col("id"), randStudentIDs))
 	case "courses":
-		st.where = append(st.where, eqOrIn(t.col("id"), randCourseIDs))
+		st.where = append(st.where, st.eqOrIn(t.col("id"), randCourseIDs))
 	case "enrollments":
 		switch k := g.intn(10); {
 		case k < 4: // the student's partition, maybe a sort-key range
-			st.where = append(st.where, eqOrIn(t.col("student_id"), randStudentIDs))
+			st.where = append(st.where, st.eqOrIn(t.col("student_id"), randStudentIDs))
 			if g.chance(0.35) {
 				st.where = append(st.where, st.keyRange(t.col("course_id"), randCourseIDs, "course_id"))
 			}
 		case k < 8: // the course's partition in GSI1, maybe a range
-			st.where = append(st.where, eqOrIn(t.col("course_id"), randCourseIDs))
+			st.where = append(st.where, st.eqOrIn(t.col("course_id"), randCourseIDs))
 			if g.chance(0.35) {
 				st.where = append(st.where, st.keyRange(t.col("student_id"), randStudentIDs, "student_id"))
 			}
@@ -1050,31 +1053,21 @@ func (g *gen) unionStatement() RandomSelect {
 // partition key bound by constants, maybe a sort-key range, maybe a filter.
 func (st *statement) keyBranch(t *table) string {
 	g := st.g
-	eqOrIn := func(col string, vals []string) string {
-		switch k := g.intn(10); {
-		case k < 6:
-			return fmt.Sprintf("%s = %s", col, quoteSQL(pick(g, vals)))
-		case k < 9:
-			return fmt.Sprintf("%s IN %s", col, g.inList(vals))
-		default:
-			return fmt.Sprintf("(%s = %s OR %s = %s)", col, quoteSQL(pick(g, vals)), col, quoteSQL(pick(g, vals)))
-		}
-	}
 	var conds []string
 	switch t.entity {
 	case "students":
-		conds = append(conds, eqOrIn(t.col("id"), randStudentIDs))
+		conds = append(conds, st.eqOrIn(t.col("id"), randStudentIDs))
 	case "courses":
-		conds = append(conds, eqOrIn(t.col("id"), randCourseIDs))
+		conds = append(conds, st.eqOrIn(t.col("id"), randCourseIDs))
 	case "enrollments":
 		switch k := g.intn(10); {
 		case k < 4:
-			conds = append(conds, eqOrIn(t.col("student_id"), randStudentIDs))
+			conds = append(conds, st.eqOrIn(t.col("student_id"), randStudentIDs))
 			if g.chance(0.45) {
 				conds = append(conds, st.keyRange(t.col("course_id"), randCourseIDs, "course_id"))
 			}
 		case k < 8:
-			conds = append(conds, eqOrIn(t.col("course_id"), randCourseIDs))
+			conds = append(conds, st.eqOrIn(t.col("course_id"), randCourseIDs))
 			if g.chance(0.45) {
 				conds = append(conds, st.keyRange(t.col("student_id"), randStudentIDs, "student_id"))
 			}
