@@ -126,8 +126,10 @@ func (db *DB) Explain(sql string, args ...any) (*planner.Plan, error) {
 	return db.plan(sql, stmt, args)
 }
 
-// Prepare parses and plans sql with args, for Query or Exec.
-func (db *DB) prepare(sql string, args []any) (*planner.Plan, error) {
+// Plan parses and plans sql with args without sending anything, for
+// QueryPlan or ExecPlan. Unlike Explain, it keeps an EXPLAIN statement as
+// it is: the plan's Explain field tells the caller to print it only.
+func (db *DB) Plan(sql string, args ...any) (*planner.Plan, error) {
 	stmt, err := parser.Parse(sql)
 	if err != nil {
 		return nil, err
@@ -147,7 +149,7 @@ func (db *DB) plan(sql string, stmt parser.Statement, args []any) (*planner.Plan
 // COPIES. Rows are read from DynamoDB as Next asks for them. args fill
 // the statement's ? placeholders in order, as DynamoDB values.
 func (db *DB) Query(ctx context.Context, sql string, args ...any) (*Rows, error) {
-	p, err := db.prepare(sql, args)
+	p, err := db.Plan(sql, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +185,7 @@ type Result struct {
 // Exec runs a statement that writes: INSERT, UPDATE, DELETE or REPAIR
 // COPIES.
 func (db *DB) Exec(ctx context.Context, sql string, args ...any) (Result, error) {
-	p, err := db.prepare(sql, args)
+	p, err := db.Plan(sql, args...)
 	if err != nil {
 		return Result{}, err
 	}

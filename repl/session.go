@@ -93,19 +93,14 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 }
 
 func (s *Session) run(ctx context.Context, sql string) error {
-	stmt, err := parser.Parse(sql)
-	if err != nil {
-		return err
-	}
-	// Explain plans once, for EXPLAIN and for the statement itself; the
-	// plan then runs as it is.
-	plan, err := s.DB.Explain(sql)
+	// One plan serves EXPLAIN, \explain and the statement itself.
+	plan, err := s.DB.Plan(sql)
 	if err != nil {
 		return err
 	}
 	p := s.printer()
-	if _, ok := stmt.(*parser.Explain); ok || s.Explain {
-		if err := p.Plan(plan); err != nil || ok {
+	if plan.Explain || s.Explain {
+		if err := p.Plan(plan); err != nil || plan.Explain {
 			return err
 		}
 	}
