@@ -168,7 +168,11 @@ func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Rows{src: r, columns: r.Columns(), types: columnTypes(p)}, nil
+	types := make([]string, len(p.Columns))
+	for i, c := range p.Columns {
+		types[i] = c.Type
+	}
+	return &Rows{src: r, columns: r.Columns(), types: types}, nil
 }
 
 // Result is what a write did.

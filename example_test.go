@@ -70,7 +70,7 @@ func ExampleDB_Explain() {
 	// Output:
 	// project c.title
 	// └── lookup-join c.id = e.course_id
-	//     ├── query School  key: PK = "STU#a91" AND begins_with(SK, "ENROLL#CRS#")
+	//     ├── query School  key: (PK = "STU#a91") AND (begins_with (SK, "ENROLL#CRS#"))
 	//     │       reads: enrollments e
 	//     │       project: PK, SK
 	//     │       eventually consistent

@@ -10,7 +10,6 @@ import (
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/value"
-	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/planner"
 )
 
@@ -181,57 +180,3 @@ func DriverValue(v any) any {
 	return string(b)
 }
 
-// columnTypes works out the type of each of p's output columns from the
-// select list: the steps above Project or Aggregate (Sort, Limit, ...)
-// keep columns as they are.
-func columnTypes(p *planner.Plan) []string {
-	types := make([]string, len(p.Columns))
-	n := p.Root
-	for n != nil {
-		var exprs []parser.Expr
-		switch x := n.(type) {
-		case *planner.Project:
-			exprs = x.Exprs
-		case *planner.Aggregate:
-			exprs = x.Exprs
-		default:
-			_, _, inputs := n.Describe()
-			n = nil
-			if len(inputs) == 1 {
-				n = inputs[0]
-			}
-			continue
-		}
-		for i := range min(len(types), len(exprs)) {
-			types[i] = exprType(p, exprs[i])
-		}
-		break
-	}
-	return types
-}
-
-// exprType returns the DynamoDB type of a resolved select-list expression.
-func exprType(p *planner.Plan, e parser.Expr) string {
-	switch x := e.(type) {
-	case *parser.Column:
-		for _, s := range p.Slots {
-			if s.Alias == x.Table {
-				return s.Entity.Columns[x.Name]
-			}
-		}
-	case *parser.Literal:
-		if x.Value != nil {
-			return value.TypeName(x.Value)
-		}
-	case *parser.Func:
-		if (x.Name == "MIN" || x.Name == "MAX") && len(x.Args) == 1 {
-			return exprType(p, x.Args[0])
-		}
-		return "N"
-	case *parser.Arith:
-		return "N"
-	case *parser.Compare, *parser.In, *parser.Between, *parser.Like, *parser.IsNull, *parser.And, *parser.Or, *parser.Not:
-		return "BOOL"
-	}
-	return ""
-}

@@ -50,12 +50,14 @@ func (ex *Executor) optFns(ctx context.Context) []func(*dynamodb.Options) {
 // Rows is the result of a read: a stream of rows pulled with Next. Close
 // it to stop the requests still in flight.
 type Rows struct {
-	columns []string
-	it      rowIter
-	ctx     context.Context
-	cancel  context.CancelFunc
-	row     []value.Value
-	err     error
+	columns  []string
+	it       rowIter
+	ctx      context.Context
+	cancel   context.CancelFunc
+	row      []value.Value
+	err      error
+	run      *run
+	warnings []string
 }
 
 // Query runs a read plan and returns its rows. The rows are read as Next
@@ -66,19 +68,16 @@ func (ex *Executor) Query(ctx context.Context, p *planner.Plan) (*Rows, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Rows{columns: p.Columns, it: &sliceRows{rows: rows}, ctx: ctx}, nil
+		return &Rows{columns: p.ColumnNames(), it: &sliceRows{rows: rows}, ctx: ctx}, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	r := &run{ex: ex, plan: p, slots: map[string]int{}}
-	for i, s := range p.Slots {
-		r.slots[s.Alias] = i
-	}
+	r := ex.newRun(p.Slots)
 	it, err := r.rows(p.Root)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	return &Rows{columns: p.Columns, it: it, ctx: ctx, cancel: cancel}, nil
+	return &Rows{columns: p.ColumnNames(), it: it, ctx: ctx, cancel: cancel, run: r}, nil
 }
 
 // Columns returns the output column names.
@@ -115,14 +114,43 @@ func (r *Rows) Close() error {
 		r.cancel()
 	}
 	r.it = nil
+	if r.run != nil {
+		r.warnings = r.run.finish(r.ctx)
+		r.run = nil
+	}
 	return nil
 }
 
-// run holds the state of one execution of a plan.
+// Warnings returns what the statement found wrong without failing: reads
+// whose items no entity claimed. They are known once the rows end or are
+// closed.
+func (r *Rows) Warnings() []string { return r.warnings }
+
+// finish adds the run's unclaimed items to the statement's stats and
+// returns its warnings.
+func (r *run) finish(ctx context.Context) []string {
+	n, warnings := r.log.unclaimed()
+	if s := StatsFrom(ctx); s != nil {
+		s.addUnclaimed(n, warnings)
+	}
+	return warnings
+}
+
+// run holds the state of one execution of a plan's reads.
 type run struct {
 	ex    *Executor
-	plan  *planner.Plan
-	slots map[string]int // alias → slot
+	slots []planner.Slot
+	alias map[string]int // alias → slot
+	log   *readLog
+}
+
+// newRun returns a run over the slots of a plan (or of a write's reads).
+func (ex *Executor) newRun(slots []planner.Slot) *run {
+	r := &run{ex: ex, slots: slots, alias: map[string]int{}, log: &readLog{}}
+	for i, s := range slots {
+		r.alias[s.Alias] = i
+	}
+	return r
 }
 
 func internal(format string, args ...any) error {

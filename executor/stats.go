@@ -14,10 +14,12 @@ import (
 // stack: every attempt of every request (retries included), the items
 // that came back, and the capacity DynamoDB reports it consumed.
 type Stats struct {
-	mu       sync.Mutex
-	requests map[string]int
-	items    int
-	capacity float64
+	mu        sync.Mutex
+	requests  map[string]int
+	items     int
+	capacity  float64
+	unclaimed int
+	warnings  []string
 }
 
 // NewStats returns empty counters.
@@ -54,6 +56,15 @@ func (s *Stats) attach(o *dynamodb.Options) {
 				return out, md, err
 			}), middleware.Before)
 	})
+}
+
+// addUnclaimed records items a statement's reads returned that no
+// entity claimed, and the warnings about them.
+func (s *Stats) addUnclaimed(n int, warnings []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.unclaimed += n
+	s.warnings = append(s.warnings, warnings...)
 }
 
 func (s *Stats) count(op string) {
@@ -110,6 +121,11 @@ type Snapshot struct {
 	Requests map[string]int `json:"requests"` // attempts by operation name
 	Items    int            `json:"items"`    // items returned
 	Capacity float64        `json:"capacity"` // capacity units consumed, as DynamoDB reports them
+	// Unclaimed counts the items returned that no entity of the
+	// statement claimed (another entity's, or items the mapping does not
+	// describe).
+	Unclaimed int      `json:"unclaimed"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // Snapshot returns the counters so far.
@@ -120,7 +136,7 @@ func (s *Stats) Snapshot() Snapshot {
 	for k, v := range s.requests {
 		req[k] = v
 	}
-	return Snapshot{Requests: req, Items: s.items, Capacity: s.capacity}
+	return Snapshot{Requests: req, Items: s.items, Capacity: s.capacity, Unclaimed: s.unclaimed, Warnings: append([]string(nil), s.warnings...)}
 }
 
 // Total returns the number of requests sent.

@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -33,21 +32,17 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 	}
 	items := make([]map[string]types.AttributeValue, len(rows))
 	for i, row := range rows {
-		it, err := item(ins.Entity, row)
+		it, err := ins.Entity.Item(row)
 		if err != nil {
 			return nil, err
 		}
 		items[i] = it
 	}
-	guard, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(ins.PKAttr))).Build()
-	if err != nil {
-		return nil, internal("insert guard: %v", err)
-	}
 	if ins.OnDuplicate != nil {
 		return ex.upsert(ctx, ins, rows, items)
 	}
 	if len(rows) == 1 {
-		ok, err := ex.putNew(ctx, ins.Table, ins.PKAttr, items[0])
+		ok, err := ex.putNew(ctx, ins, items[0])
 		if err != nil {
 			return nil, err
 		}
@@ -58,12 +53,9 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 	}
 	start := 0
 	for _, end := range ins.Batches {
-		tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
-		for _, it := range items[start:end] {
-			tx.TransactItems = append(tx.TransactItems, types.TransactWriteItem{Put: &types.Put{
-				TableName: aws.String(ins.Table), Item: it,
-				ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
-				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
+		tx, err := ins.TransactInput(items[start:end])
+		if err != nil {
+			return nil, err
 		}
 		reasons, err := ex.transact(ctx, tx)
 		if err != nil {
@@ -210,12 +202,12 @@ func firstFailed(reasons []types.CancellationReason) int {
 // and when the row is there, an UpdateItem of the assignments guarded by
 // attribute_exists; if the row vanished in between, the put again.
 func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []mapping.Row, items []map[string]types.AttributeValue) (*Result, error) {
-	u := &planner.UpdateRows{Table: ins.Table, PKAttr: ins.PKAttr, Entity: ins.Entity, Set: ins.OnDuplicate}
+	u := ins.OnDuplicate
 	var updated []mapping.Row // rows updated, as written, for the fan-outs
 	for i, row := range rows {
 		done := false
 		for attempt := 0; attempt < 3 && !done; attempt++ {
-			put, err := ex.putNew(ctx, ins.Table, ins.PKAttr, items[i])
+			put, err := ex.putNew(ctx, ins, items[i])
 			if err != nil {
 				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated)
 			}
@@ -223,7 +215,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 				done = true
 				break
 			}
-			key, err := ex.baseKey(ins.Entity, row)
+			key, err := ins.Entity.BaseKey(row)
 			if err != nil {
 				return nil, err
 			}
@@ -341,22 +333,14 @@ func (ex *Executor) fill(ctx context.Context, e *mapping.Entity, fills []*mappin
 // sources reads copy c's source column for each key value, strongly
 // consistent: the value copied must be the one just written.
 func (ex *Executor) sources(ctx context.Context, c *mapping.Copy, keys []value.Value) (map[string]value.Value, error) {
-	srcKey := sourceKeyColumn(c.Source)
 	out := map[string]value.Value{}
 	var mu sync.Mutex
-	proj, err := expression.NewBuilder().WithProjection(expression.NamesList(expression.Name(c.SourceColumn))).Build()
-	if err != nil {
-		return nil, internal("projection: %v", err)
-	}
-	r := ex.newRun(nil)
-	err = r.parallel(ctx, len(keys), func(ctx context.Context, i int) error {
-		key, err := ex.baseKey(c.Source, mapping.Row{srcKey: keys[i]})
+	err := ex.parallel(ctx, len(keys), func(ctx context.Context, i int) error {
+		in, err := planner.FillInput(ex.m.Table, c, keys[i])
 		if err != nil {
 			return err
 		}
-		got, err := ex.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(ex.m.Table), Key: key, ConsistentRead: aws.Bool(true),
-			ProjectionExpression: proj.Projection(), ExpressionAttributeNames: proj.Names(),
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+		got, err := ex.client.GetItem(ctx, in, ex.optFns(ctx)...)
 		if err != nil {
 			return backendError("GetItem", err)
 		}
@@ -370,16 +354,6 @@ func (ex *Executor) sources(ctx context.Context, c *mapping.Copy, keys []value.V
 	return out, err
 }
 
-// sourceKeyColumn is the one column a copy's source is keyed by.
-// The mapping checks that the base key templates hold exactly one column.
-func sourceKeyColumn(e *mapping.Entity) string {
-	base := e.Paths()[0]
-	if cols := base.PK.Columns(); len(cols) > 0 {
-		return cols[0]
-	}
-	return base.SK.Columns()[0]
-}
-
 // putNew sends one PutItem guarded by attribute_not_exists(partition
 // key) and reports whether the item was written. When the guard fails
 // on an attempt after the first (the SDK retried a put whose answer was
@@ -387,16 +361,13 @@ func sourceKeyColumn(e *mapping.Entity) string {
 // the first attempt landed: that is a write, not a duplicate. The item
 // comes with the failure (ALL_OLD), or, from a backend that leaves it
 // out, from a strongly consistent GetItem.
-func (ex *Executor) putNew(ctx context.Context, table, pkAttr string, it map[string]types.AttributeValue) (bool, error) {
-	guard, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(pkAttr))).Build()
+func (ex *Executor) putNew(ctx context.Context, ins *planner.InsertRows, it map[string]types.AttributeValue) (bool, error) {
+	in, err := ins.PutInput(it)
 	if err != nil {
-		return false, internal("insert guard: %v", err)
+		return false, err
 	}
 	var attempts atomic.Int32
-	_, err = ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: it,
-		ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal}, append(ex.optFns(ctx), countAttempts(&attempts))...)
+	_, err = ex.client.PutItem(ctx, in, append(ex.optFns(ctx), countAttempts(&attempts))...)
 	ccf, failed := isConditionFailed(err)
 	if !failed {
 		if err != nil {
@@ -409,12 +380,11 @@ func (ex *Executor) putNew(ctx context.Context, table, pkAttr string, it map[str
 	}
 	found := ccf.Item
 	if found == nil {
-		key := map[string]types.AttributeValue{ex.m.PartitionKey: it[ex.m.PartitionKey]}
-		if ex.m.SortKey != "" {
-			key[ex.m.SortKey] = it[ex.m.SortKey]
+		key := map[string]types.AttributeValue{}
+		for _, attr := range ex.m.BaseKeyAttrs() {
+			key[attr] = it[attr]
 		}
-		got, err := ex.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true),
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+		got, err := ex.client.GetItem(ctx, ins.ReadBackInput(key), ex.optFns(ctx)...)
 		if err != nil {
 			return false, note(backendError("GetItem", err), "the insert was sent twice and may have landed the first time")
 		}

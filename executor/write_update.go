@@ -3,20 +3,13 @@ package executor
 import (
 	"context"
 	"errors"
-	"maps"
-	"slices"
 	"sync"
 	"sync/atomic"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
-	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/planner"
 )
 
@@ -24,17 +17,12 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 	res := &Result{}
 	var written []mapping.Row // the source rows as written, for the fan-outs
 	if u.Key != nil {
-		key := map[string]types.AttributeValue{}
-		for _, kv := range u.Key {
-			s, err := kv.Render(nil)
-			if err != nil {
-				return nil, errs.New(errs.Invalid, "%s: %v", u.Entity.Name, err)
-			}
-			key[kv.Attr] = &types.AttributeValueMemberS{Value: s}
+		key, err := constantKey(u.Entity, u.Key)
+		if err != nil {
+			return nil, err
 		}
 		var ok bool
 		var row mapping.Row
-		var err error
 		if u.Move {
 			ok, row, err = ex.moveOne(ctx, u, key, nil)
 		} else {
@@ -57,7 +45,7 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 		err = ex.eachWrite(ctx, len(rows), func(ctx context.Context, i int) error {
 			var ok bool
 			var row mapping.Row
-			key, err := ex.baseKey(u.Entity, rows[i])
+			key, err := u.Entity.BaseKey(rows[i])
 			switch {
 			case err != nil:
 			case u.Move:
@@ -102,7 +90,7 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 					pending = written
 				}
 				return note(err, "%s was updated; %d copies of %s.%s were updated and %d are still to do: run the statement again, or %s",
-					e.Name, res.CopiesUpdated, f.Copier.Name, f.Copy.Column, n.left, repairCopies(e, fanOuts, pending))
+					e.Name, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, n.left, repairCopies(e, fanOuts, pending))
 			}
 		}
 	}
@@ -117,7 +105,7 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 // the result, as SQL computes it.
 func (ex *Executor) updateOne(ctx context.Context, u *planner.UpdateRows, key map[string]types.AttributeValue, row mapping.Row) (bool, mapping.Row, error) {
 	for attempt := 0; attempt < 3; attempt++ {
-		in, err := ex.updateInput(u, key, row)
+		in, err := u.UpdateInput(key, row)
 		if err != nil {
 			return false, nil, err
 		}
@@ -155,51 +143,6 @@ func arithMismatch(set []*planner.Assign, assumed, old mapping.Row) bool {
 	return false
 }
 
-func (ex *Executor) updateInput(u *planner.UpdateRows, key map[string]types.AttributeValue, row mapping.Row) (*dynamodb.UpdateItemInput, error) {
-	var ub expression.UpdateBuilder
-	more, err := sqlCond(u.Cond)
-	if err != nil {
-		return nil, err
-	}
-	if row != nil {
-		more = append(more, asRead(u.Entity, u.Unchanged, row)...)
-	}
-	for _, a := range u.Set {
-		name := expression.Name(a.Column)
-		if c, op, n, ok := a.Arith(); ok {
-			if row != nil && row[c.Name] == nil {
-				// NULL + n is NULL: the attribute stays absent.
-				ub = ub.Remove(name)
-				more = append(more, expression.AttributeNotExists(name))
-				continue
-			}
-			v := expression.Value(value.ToAttr(n.Value))
-			if op == '+' {
-				ub = ub.Set(name, name.Plus(v))
-			} else {
-				ub = ub.Set(name, name.Minus(v))
-			}
-			more = append(more, expression.AttributeExists(name))
-			continue
-		}
-		if a.Remove() {
-			ub = ub.Remove(name)
-			continue
-		}
-		ub = ub.Set(name, expression.Value(value.ToAttr(a.Expr.(*parser.Literal).Value)))
-	}
-	cond := buildCond(expression.AttributeExists(expression.Name(u.PKAttr)), more...)
-	expr, err := expression.NewBuilder().WithUpdate(ub).WithCondition(cond).Build()
-	if err != nil {
-		return nil, internal("building the UpdateItem expression: %v", err)
-	}
-	return &dynamodb.UpdateItemInput{TableName: aws.String(u.Table), Key: key,
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
-}
-
 // moveOne rewrites a row whose key columns change. The old item is read
 // whole (strongly consistent, no projection), so that the new item keeps
 // every attribute it had, those the mapping does not declare (a TTL, a
@@ -212,8 +155,7 @@ func (ex *Executor) updateInput(u *planner.UpdateRows, key map[string]types.Attr
 // When the base key changes, the old item's Delete and the new item's Put
 // are one TransactWriteItems. It returns the row as written.
 func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey map[string]types.AttributeValue, row mapping.Row) (bool, mapping.Row, error) {
-	got, err := ex.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(u.Table), Key: oldKey, ConsistentRead: aws.Bool(true),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+	got, err := ex.client.GetItem(ctx, u.MoveReadInput(oldKey), ex.optFns(ctx)...)
 	if err != nil {
 		return false, nil, backendError("GetItem", err)
 	}
@@ -242,35 +184,16 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	if err := ex.fill(ctx, u.Entity, u.Fills, []mapping.Row{next}); err != nil {
 		return false, nil, err
 	}
-	rendered, err := item(u.Entity, next)
+	item, err := u.MovedItem(got.Item, next)
 	if err != nil {
 		return false, nil, err
 	}
-	newItem := make(map[string]types.AttributeValue, len(got.Item)+len(rendered))
-	for attr, v := range got.Item {
-		if _, col := u.Entity.Columns[attr]; col {
-			continue
-		}
-		if _, key := u.Entity.Templates[attr]; key {
-			continue
-		}
-		newItem[attr] = v // not the mapping's: kept as found
-	}
-	for attr, v := range rendered {
-		newItem[attr] = v
-	}
-	newKey, err := ex.baseKey(u.Entity, next)
+	put, tx, err := u.MoveWriteInputs(oldKey, got.Item, item)
 	if err != nil {
 		return false, nil, err
 	}
-	guard, err := asFound(u, got.Item)
-	if err != nil {
-		return false, nil, err
-	}
-	if sameKey(oldKey, newKey) {
-		_, err := ex.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(u.Table), Item: newItem,
-			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values(),
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, ex.optFns(ctx)...)
+	if put != nil {
+		_, err := ex.client.PutItem(ctx, put, ex.optFns(ctx)...)
 		if _, ok := isConditionFailed(err); ok {
 			return false, nil, nil
 		}
@@ -279,17 +202,6 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 		}
 		return true, next, nil
 	}
-	putGuard, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(u.PKAttr))).Build()
-	if err != nil {
-		return false, nil, internal("put guard: %v", err)
-	}
-	tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-		TransactItems: []types.TransactWriteItem{
-			{Delete: &types.Delete{TableName: aws.String(u.Table), Key: oldKey, ConditionExpression: guard.Condition(),
-				ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values()}},
-			{Put: &types.Put{TableName: aws.String(u.Table), Item: newItem, ConditionExpression: putGuard.Condition(),
-				ExpressionAttributeNames: putGuard.Names()}},
-		}}
 	reasons, err := ex.transact(ctx, tx)
 	switch firstFailed(reasons) {
 	case 0:
@@ -303,63 +215,24 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	return true, next, nil
 }
 
-func sameKey(a, b map[string]types.AttributeValue) bool {
-	for k, v := range a {
-		if value.Key(value.FromAttr(v)) != value.Key(value.FromAttr(b[k])) {
-			return false
+// constantKey renders a key the statement gives in full.
+func constantKey(e *mapping.Entity, kvs []*planner.KeyValue) (map[string]types.AttributeValue, error) {
+	key := map[string]types.AttributeValue{}
+	for _, kv := range kvs {
+		av, err := kv.Value(nil)
+		if err != nil {
+			return nil, errs.New(errs.Invalid, "%s: %v", e.Name, err)
 		}
+		key[kv.Attr()] = av
 	}
-	return true
-}
-
-// asFound guards a move: the old item exists and every attribute holds
-// what the whole-item read found, and each of the entity's columns and
-// key attributes that it did not have, and each attribute the WHERE
-// reads, is still absent. (An attribute of another program's, added in
-// between, cannot be named in advance: it is the one change the guard
-// does not see.)
-func asFound(u *planner.UpdateRows, found map[string]types.AttributeValue) (expression.Expression, error) {
-	names := map[string]bool{}
-	for attr := range found {
-		names[attr] = true
-	}
-	for col := range u.Entity.Columns {
-		names[col] = true
-	}
-	for attr := range u.Entity.Templates {
-		names[attr] = true
-	}
-	for _, attr := range u.Unchanged {
-		names[attr] = true
-	}
-	var more []expression.ConditionBuilder
-	for _, attr := range slices.Sorted(maps.Keys(names)) {
-		if attr == u.PKAttr {
-			continue
-		}
-		name := expression.Name(attr)
-		if v, ok := found[attr]; ok {
-			more = append(more, expression.Equal(name, expression.Value(v)))
-		} else {
-			more = append(more, expression.AttributeNotExists(name))
-		}
-	}
-	expr, err := expression.NewBuilder().WithCondition(buildCond(expression.AttributeExists(expression.Name(u.PKAttr)), more...)).Build()
-	if err != nil {
-		return expression.Expression{}, internal("building the move guard: %v", err)
-	}
-	return expr, nil
+	return key, nil
 }
 
 func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result, error) {
 	if d.Key != nil {
-		key := map[string]types.AttributeValue{}
-		for _, kv := range d.Key {
-			s, err := kv.Render(nil)
-			if err != nil {
-				return nil, errs.New(errs.Invalid, "%s: %v", d.Entity.Name, err)
-			}
-			key[kv.Attr] = &types.AttributeValueMemberS{Value: s}
+		key, err := constantKey(d.Entity, d.Key)
+		if err != nil {
+			return nil, err
 		}
 		ok, err := ex.deleteOne(ctx, d, key, nil)
 		if err != nil {
@@ -377,7 +250,7 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 	var affected atomic.Int64
 	o := newOutcomes(len(rows))
 	err = ex.eachWrite(ctx, len(rows), func(ctx context.Context, i int) error {
-		key, err := ex.baseKey(d.Entity, rows[i])
+		key, err := d.Entity.BaseKey(rows[i])
 		if err != nil {
 			return err
 		}
@@ -407,22 +280,9 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 // tell that from a row deleted by another writer in between, so the
 // count may be one low; the table is right either way.
 func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key map[string]types.AttributeValue, row mapping.Row) (bool, error) {
-	in := &dynamodb.DeleteItemInput{TableName: aws.String(d.Table), Key: key, ReturnValues: types.ReturnValueAllOld,
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
-	conds, err := sqlCond(d.Cond)
+	in, err := d.DeleteInput(key, row)
 	if err != nil {
 		return false, err
-	}
-	if row != nil {
-		conds = append([]expression.ConditionBuilder{expression.AttributeExists(expression.Name(d.PKAttr))}, conds...)
-		conds = append(conds, asRead(d.Entity, d.Unchanged, row)...)
-	}
-	if len(conds) > 0 {
-		expr, err := expression.NewBuilder().WithCondition(buildCond(conds[0], conds[1:]...)).Build()
-		if err != nil {
-			return false, internal("building the DeleteItem condition: %v", err)
-		}
-		in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Condition(), expr.Names(), expr.Values()
 	}
 	out, err := ex.client.DeleteItem(ctx, in, ex.optFns(ctx)...)
 	if _, ok := isConditionFailed(err); ok {

@@ -1,90 +1,185 @@
 package mapping
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/value"
 )
 
 // Row is one entity row: column name → value. A missing column is NULL.
 type Row = map[string]value.Value
 
-// Classify returns the entity among candidates whose base-table key
-// templates match the item's keys, or nil. Items are never told apart by a
-// type attribute, which a KEYS_ONLY index would not carry.
-func (m *Mapping) Classify(item map[string]types.AttributeValue, candidates []*Entity) *Entity {
-	pk, _ := item[m.PartitionKey].(*types.AttributeValueMemberS)
-	if pk == nil {
-		return nil
-	}
-	var sk *types.AttributeValueMemberS
-	if m.SortKey != "" {
-		if sk, _ = item[m.SortKey].(*types.AttributeValueMemberS); sk == nil {
-			return nil
+// Item renders the item stored for row: its non-NULL columns (and, for
+// an open entity, the undeclared attributes row holds), every key
+// attribute the entity's templates give, and the type attribute. The
+// key attributes of an optional index are left out, all of them, when a
+// column they need is NULL: the item is then not in that index.
+func (e *Entity) Item(row Row) (map[string]types.AttributeValue, error) {
+	it := make(map[string]types.AttributeValue, len(row)+len(e.keys)+1)
+	for col, v := range row {
+		if v != nil && (e.Columns[col] != "" || (e.Open && e.isAttributeName(col))) {
+			it[col] = value.ToAttr(v)
 		}
 	}
-	for _, e := range candidates {
-		if _, ok := e.Templates[m.PartitionKey].Match(pk.Value); !ok {
+	skip := e.sparseAttrs(row)
+	for _, attr := range e.KeyAttrs() {
+		if skip[attr] {
 			continue
 		}
-		if sk != nil {
-			if _, ok := e.Templates[m.SortKey].Match(sk.Value); !ok {
-				continue
-			}
+		k := e.keys[attr]
+		av, err := k.Value(row)
+		if err != nil {
+			return nil, e.keyError(k, row, err)
 		}
-		return e
+		it[attr] = av
 	}
-	return nil
+	if e.Type != "" {
+		it[e.m.TypeAttribute] = sAttr(e.Type)
+	}
+	return it, nil
 }
 
-// Decode turns an item of entity e into a row: declared columns from their
-// attributes, and key columns parsed back from every key template the item
-// carries (an item need not repeat STU#a91's "a91" in an id attribute).
+// sparseAttrs returns the key attributes of the optional indexes that
+// row leaves out: those of an index a column of whose templates is NULL.
+func (e *Entity) sparseAttrs(row Row) map[string]bool {
+	skip := map[string]bool{}
+	for _, p := range e.paths {
+		if !p.Optional {
+			continue
+		}
+		attrs := []string{p.PKAttr, p.SKAttr}
+		missing := false
+		for _, attr := range attrs {
+			if k := e.keys[attr]; attr != "" && e.optAttrs[attr] {
+				for _, c := range k.Columns() {
+					missing = missing || row[c] == nil
+				}
+			}
+		}
+		if missing {
+			for _, attr := range attrs {
+				if e.optAttrs[attr] {
+					skip[attr] = true
+				}
+			}
+		}
+	}
+	return skip
+}
+
+// keyError names what keeps key k from being rendered from row.
+func (e *Entity) keyError(k *Key, row Row, err error) *errs.Error {
+	for _, c := range k.Columns() {
+		if row[c] == nil {
+			return errs.New(errs.Invalid, "%s needs a value for %s: it is part of the key %s = %q", e.Name, c, k.Attr, k.Raw).
+				WithHint("give %s a non-empty value", c)
+		}
+	}
+	return errs.New(errs.Invalid, "%s key %s = %q: %v", e.Name, k.Attr, k.Raw, err)
+}
+
+// KeyItem renders row's key attributes attrs (the base key, say), as an
+// SDK key.
+func (e *Entity) KeyItem(row Row, attrs ...string) (map[string]types.AttributeValue, error) {
+	key := make(map[string]types.AttributeValue, len(attrs))
+	for _, attr := range attrs {
+		k := e.keys[attr]
+		av, err := k.Value(row)
+		if err != nil {
+			return nil, e.keyError(k, row, err)
+		}
+		key[attr] = av
+	}
+	return key, nil
+}
+
+// BaseKey renders row's base-table key.
+func (e *Entity) BaseKey(row Row) (map[string]types.AttributeValue, error) {
+	return e.KeyItem(row, e.m.BaseKeyAttrs()...)
+}
+
+// Classify returns the entity among candidates that an item belongs to:
+// the one whose base-table key templates match the item's keys and, when
+// the item carries the type attribute, whose type it names. It returns
+// nil when none does, or when several match and nothing tells them apart
+// (an index that does not project the type attribute).
+func (m *Mapping) Classify(item map[string]types.AttributeValue, candidates []*Entity) *Entity {
+	typ := ""
+	if m.TypeAttribute != "" {
+		if s, ok := item[m.TypeAttribute].(*types.AttributeValueMemberS); ok {
+			typ = s.Value
+		}
+	}
+	var found *Entity
+	for _, e := range candidates {
+		if typ != "" && e.Type != "" && e.Type != typ {
+			continue
+		}
+		if !e.matchesBaseKey(item) {
+			continue
+		}
+		if found != nil && found != e {
+			return nil
+		}
+		found = e
+	}
+	return found
+}
+
+func (e *Entity) matchesBaseKey(item map[string]types.AttributeValue) bool {
+	for _, attr := range e.m.BaseKeyAttrs() {
+		if _, ok := e.keys[attr].Parse(item[attr]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Decode turns an item of entity e into a row: key columns parsed back
+// from every key template the item carries (an item need not repeat
+// STU#a91's "a91" in an id attribute), the other declared columns from
+// their attributes, and, for an open entity, every other attribute the
+// item holds under its own name.
 func (e *Entity) Decode(item map[string]types.AttributeValue) Row {
 	row := make(Row, len(e.Columns))
-	for col := range e.Columns {
-		if av, ok := item[col]; ok {
-			if v := value.FromAttr(av); v != nil {
+	for _, attr := range e.KeyAttrs() {
+		cols, ok := e.keys[attr].Parse(item[attr])
+		if !ok {
+			continue
+		}
+		for col, v := range cols {
+			if _, have := row[col]; !have {
 				row[col] = v
 			}
 		}
 	}
-	for attr, t := range e.Templates {
-		s, ok := item[attr].(*types.AttributeValueMemberS)
-		if !ok {
+	for name, av := range item {
+		if _, have := row[name]; have {
 			continue
 		}
-		parts, ok := t.Match(s.Value)
-		if !ok {
+		_, declared := e.Columns[name]
+		if !declared && !(e.Open && e.isAttributeName(name)) {
 			continue
 		}
-		for col, text := range parts {
-			if _, have := row[col]; have {
-				continue
-			}
-			if v, err := e.Convert(col, text); err == nil {
-				row[col] = v
-			}
+		if v := value.FromAttr(av); v != nil {
+			row[name] = v // as stored, even when not of the declared type
 		}
 	}
 	return row
 }
 
-// KeyItem renders the entity's templates for the given key attributes
-// from row, as an SDK key (or the key part of an item).
-func (e *Entity) KeyItem(row Row, attrs ...string) (map[string]types.AttributeValue, error) {
-	key := make(map[string]types.AttributeValue, len(attrs))
-	for _, attr := range attrs {
-		if attr == "" {
-			continue
-		}
-		s, err := e.Templates[attr].Render(row)
-		if err != nil {
-			return nil, err
-		}
-		key[attr] = &types.AttributeValueMemberS{Value: s}
+// ItemID identifies an item by its base-table key, as text: equal for two
+// reads of one item.
+func (m *Mapping) ItemID(item map[string]types.AttributeValue) string {
+	var b strings.Builder
+	for _, attr := range m.BaseKeyAttrs() {
+		b.WriteString(attr + "=" + Text(item[attr]) + "\x00")
 	}
-	return key, nil
+	return b.String()
 }
 
 // Alone reports whether, through path, a read of entity e's items can
@@ -96,11 +191,11 @@ func (m *Mapping) Alone(e *Entity, path *AccessPath) bool {
 		if other == e {
 			continue
 		}
-		pk, sk := other.Templates[path.PKAttr], other.Templates[path.SKAttr]
-		if pk == nil || (path.SKAttr != "" && sk == nil) {
+		i := slices.IndexFunc(other.paths, func(p *AccessPath) bool { return p.Index == path.Index })
+		if i < 0 {
 			continue // not in this index
 		}
-		if mayOverlap(pk, path.PK) && (path.SK == nil || mayOverlap(sk, path.SK)) {
+		if m.keysOverlap(e, other, path, other.paths[i]) {
 			return false
 		}
 	}

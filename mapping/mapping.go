@@ -1,6 +1,8 @@
 // Package mapping reads and checks the file that describes how logical
 // tables (entities) are laid out in one DynamoDB table: key templates,
-// column types, indexes and denormalized copies.
+// column types, indexes and denormalized copies. It owns the key codec
+// (key.go): every key attribute value dynosql sends or reads is rendered,
+// parsed and compared here, typed S, N or B.
 package mapping
 
 import (
@@ -19,26 +21,39 @@ import (
 )
 
 // Column types a mapping may declare.
-var columnTypes = []string{"S", "N", "BOOL", "SS", "NS", "L", "M"}
+var columnTypes = []string{"S", "N", "B", "BOOL", "SS", "NS", "L", "M"}
 
 // Base is the name used for the base table where an index name is expected.
 const Base = ""
 
 // Mapping is a loaded and checked mapping file.
 type Mapping struct {
-	Source       string            `yaml:"-"` // where it was read from, for messages
-	Table        string            `yaml:"table"`
-	PartitionKey string            `yaml:"partition_key"`
-	SortKey      string            `yaml:"sort_key"`
-	Indexes      map[string]*Index `yaml:"indexes"`
-	Entities     map[string]*Entity
+	Source       string `yaml:"-"` // where it was read from, for messages
+	Table        string `yaml:"table"`
+	PartitionKey string `yaml:"partition_key"`
+	SortKey      string `yaml:"sort_key"` // "" for a table without a sort key
+	// TypeAttribute names the attribute that holds each item's entity
+	// type (EntityType, _et, __edb_e__), when the design keeps one.
+	TypeAttribute string            `yaml:"type_attribute"`
+	Indexes       map[string]*Index `yaml:"indexes"`
+	Entities      map[string]*Entity
+	// keyTypes holds every key attribute's DynamoDB type: inferred from
+	// the templates when loaded, then as DescribeTable says (CheckTable).
+	keyTypes map[string]KeyType
 }
 
-// Index is a global secondary index of the table.
+// Index is a secondary index of the table.
 type Index struct {
 	Name         string `yaml:"-"`
-	PartitionKey string `yaml:"partition_key"`
+	PartitionKey string `yaml:"partition_key"` // a local index's is the table's
 	SortKey      string `yaml:"sort_key"`
+	// Local marks a local secondary index: it shares the table's
+	// partition key and allows strongly consistent reads. CheckTable
+	// sets it from DescribeTable too.
+	Local bool `yaml:"local"`
+	// Scan lets the planner Scan this index (meant for a small sparse
+	// index whose Scan is the published access pattern).
+	Scan bool `yaml:"scan"`
 	// Projection is ALL, KEYS_ONLY or INCLUDE. When the file leaves it out
 	// it is ALL until CheckTable reads the real one from DescribeTable.
 	Projection string   `yaml:"projection"`
@@ -47,14 +62,27 @@ type Index struct {
 
 // Entity is one logical table.
 type Entity struct {
-	Name      string               `yaml:"-"`
-	Keys      map[string]string    `yaml:"keys"`    // key attribute → template text
-	Columns   map[string]string    `yaml:"columns"` // column → DynamoDB type
-	CopySpecs map[string]copySpec  `yaml:"copies"`
-	Templates map[string]*Template `yaml:"-"` // key attribute → parsed template
-	Copies    map[string]*Copy     `yaml:"-"` // column → where its value comes from
-	keyCols   map[string]bool      `yaml:"-"`
-	paths     []*AccessPath        `yaml:"-"`
+	Name string `yaml:"-"`
+	// Type is the entity's value of the mapping's type attribute.
+	Type      string              `yaml:"type"`
+	Keys      map[string]string   `yaml:"keys"`    // key attribute → template text
+	Columns   map[string]string   `yaml:"columns"` // column → DynamoDB type
+	CopySpecs map[string]copySpec `yaml:"copies"`
+	// Optional names indexes that only some of the entity's items are in
+	// (a sparse index within one entity): a row whose columns for such an
+	// index's keys are NULL is written without those key attributes.
+	Optional []string `yaml:"optional"`
+	// Open lets statements read and write attributes the mapping does
+	// not declare, by name, typed by the value they hold.
+	Open   bool             `yaml:"open"`
+	Copies map[string]*Copy `yaml:"-"` // column → where its value comes from
+
+	m         *Mapping
+	keys      map[string]*Key // key attribute → its key
+	keyCols   map[string]bool
+	optAttrs  map[string]bool // key attributes only optional indexes use
+	paths     []*AccessPath
+	undefined map[string]bool // key attributes of the table this entity has no template for
 }
 
 type copySpec struct {
@@ -69,8 +97,10 @@ type Copy struct {
 	Source       *Entity
 	SourceColumn string
 	KeyColumn    string
+	// Copier is the entity that holds the copy.
+	Copier *Entity
 	// Path is how the copies of one source item are found without a Scan:
-	// an access path of this entity keyed by KeyColumn alone.
+	// an access path of Copier keyed by KeyColumn alone.
 	Path *AccessPath
 }
 
@@ -78,14 +108,22 @@ type Copy struct {
 // index for which the entity defines both key templates.
 type AccessPath struct {
 	Index  string // "" for the base table
+	Local  bool   // a local secondary index
 	PKAttr string
 	SKAttr string // "" when the table or index has no sort key
-	PK     *Template
-	SK     *Template // nil when SKAttr is ""
+	PK     *Key
+	SK     *Key // nil when SKAttr is ""
+	// Optional marks an index the entity lists as optional: some of its
+	// items are not in it.
+	Optional bool
 }
 
 // IsBase reports whether the path is the base table.
 func (p *AccessPath) IsBase() bool { return p.Index == Base }
+
+// Consistent reports whether a strongly consistent read is allowed
+// through the path: on the table and local indexes, never on a global one.
+func (p *AccessPath) Consistent() bool { return p.IsBase() || p.Local }
 
 // Load reads and checks a mapping file (YAML or JSON).
 func Load(path string) (*Mapping, error) {
@@ -118,208 +156,6 @@ func oneLine(s string) string {
 // fail builds a mapping error naming the file and the place in it.
 func (m *Mapping) fail(where, format string, args ...any) *errs.Error {
 	return errs.New(errs.Mapping, "mapping %s: %s: %s", m.Source, where, fmt.Sprintf(format, args...))
-}
-
-func (m *Mapping) check() error {
-	if m.Table == "" {
-		return m.fail("table", "missing: name the DynamoDB table")
-	}
-	if m.PartitionKey == "" {
-		return m.fail("partition_key", "missing: name the table's partition key attribute")
-	}
-	if len(m.Entities) == 0 {
-		return m.fail("entities", "no entities: describe at least one logical table")
-	}
-	for name, ix := range m.Indexes {
-		ix.Name = name
-		if ix.PartitionKey == "" {
-			return m.fail("indexes."+name, "missing partition_key")
-		}
-		switch ix.Projection {
-		case "":
-			ix.Projection = "ALL"
-		case "ALL", "KEYS_ONLY", "INCLUDE":
-		default:
-			return m.fail("indexes."+name+".projection", "%q is not ALL, KEYS_ONLY or INCLUDE", ix.Projection)
-		}
-	}
-	for _, name := range m.EntityNames() {
-		e := m.Entities[name]
-		e.Name = name
-		if err := m.checkEntity(e); err != nil {
-			return err
-		}
-	}
-	for _, name := range m.IndexNames() {
-		used := false
-		for _, e := range m.Entities {
-			for _, p := range e.paths {
-				used = used || p.Index == name
-			}
-		}
-		if !used {
-			return m.fail("indexes."+name, "no entity defines keys for this index (%s)", m.Indexes[name].PartitionKey).
-				WithHint("give an entity a %s template, or remove the index from the mapping", m.Indexes[name].PartitionKey)
-		}
-	}
-	if err := m.checkDistinct(); err != nil {
-		return err
-	}
-	for _, name := range m.EntityNames() {
-		if err := m.checkCopies(m.Entities[name]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (m *Mapping) checkEntity(e *Entity) error {
-	where := "entities." + e.Name
-	if len(e.Columns) == 0 {
-		return m.fail(where+".columns", "no columns")
-	}
-	for col, typ := range e.Columns {
-		if !slices.Contains(columnTypes, typ) {
-			return m.fail(where+".columns."+col, "type %q is not one of %s", typ, strings.Join(columnTypes, ", "))
-		}
-	}
-	e.Templates = map[string]*Template{}
-	e.keyCols = map[string]bool{}
-	for attr, raw := range e.Keys {
-		if !m.isKeyAttr(attr) {
-			return m.fail(where+".keys."+attr, "%s is not a key attribute of %s or of its indexes", attr, m.Table)
-		}
-		t, err := ParseTemplate(raw)
-		if err != nil {
-			return m.fail(where+".keys."+attr, "%v", err)
-		}
-		for _, col := range t.Columns() {
-			typ, ok := e.Columns[col]
-			if !ok {
-				return m.fail(where+".keys."+attr, "unknown column %s in template %q; declare it under columns", col, raw)
-			}
-			if typ != "S" && typ != "N" {
-				return m.fail(where+".keys."+attr, "column %s is %s; only S and N columns can be part of a key", col, typ)
-			}
-			e.keyCols[col] = true
-		}
-		e.Templates[attr] = t
-	}
-	if e.Templates[m.PartitionKey] == nil {
-		return m.fail(where+".keys", "missing a template for the partition key %s", m.PartitionKey)
-	}
-	if m.SortKey != "" && e.Templates[m.SortKey] == nil {
-		return m.fail(where+".keys", "missing a template for the sort key %s", m.SortKey)
-	}
-	e.paths = []*AccessPath{m.path(e, Base, m.PartitionKey, m.SortKey)}
-	for _, name := range m.IndexNames() {
-		ix := m.Indexes[name]
-		hasPK, hasSK := e.Templates[ix.PartitionKey] != nil, ix.SortKey == "" || e.Templates[ix.SortKey] != nil
-		switch {
-		case hasPK && hasSK:
-			e.paths = append(e.paths, m.path(e, name, ix.PartitionKey, ix.SortKey))
-		case hasPK || (ix.SortKey != "" && e.Templates[ix.SortKey] != nil):
-			return m.fail(where+".keys", "defines only one of %s's keys (%s, %s); give both or neither", name, ix.PartitionKey, ix.SortKey)
-		}
-	}
-	return nil
-}
-
-func (m *Mapping) path(e *Entity, index, pk, sk string) *AccessPath {
-	p := &AccessPath{Index: index, PKAttr: pk, SKAttr: sk, PK: e.Templates[pk]}
-	if sk != "" {
-		p.SK = e.Templates[sk]
-	}
-	return p
-}
-
-func (m *Mapping) isKeyAttr(attr string) bool {
-	if attr == m.PartitionKey || (attr == m.SortKey && attr != "") {
-		return true
-	}
-	for _, ix := range m.Indexes {
-		if attr == ix.PartitionKey || (attr == ix.SortKey && attr != "") {
-			return true
-		}
-	}
-	return false
-}
-
-// checkDistinct refuses two entities whose items could share a partition
-// and not be told apart by their base-table keys.
-func (m *Mapping) checkDistinct() error {
-	names := m.EntityNames()
-	for i, a := range names {
-		for _, b := range names[i+1:] {
-			ea, eb := m.Entities[a], m.Entities[b]
-			if !mayOverlap(ea.Templates[m.PartitionKey], eb.Templates[m.PartitionKey]) {
-				continue
-			}
-			if m.SortKey != "" && !mayOverlap(ea.Templates[m.SortKey], eb.Templates[m.SortKey]) {
-				continue
-			}
-			return m.fail("entities."+a, "items of %s and %s cannot be told apart by their keys (%s)", a, b, m.baseKeyText(ea)).
-				WithHint("give one of them a distinct literal prefix in its %s template", m.keyNames())
-		}
-	}
-	return nil
-}
-
-func (m *Mapping) keyNames() string {
-	if m.SortKey == "" {
-		return m.PartitionKey
-	}
-	return m.SortKey
-}
-
-func (m *Mapping) baseKeyText(e *Entity) string {
-	s := m.PartitionKey + " = " + e.Templates[m.PartitionKey].Raw
-	if m.SortKey != "" {
-		s += ", " + m.SortKey + " = " + e.Templates[m.SortKey].Raw
-	}
-	return s
-}
-
-func (m *Mapping) checkCopies(e *Entity) error {
-	e.Copies = map[string]*Copy{}
-	for col, spec := range e.CopySpecs {
-		where := "entities." + e.Name + ".copies." + col
-		if _, ok := e.Columns[col]; !ok {
-			return m.fail(where, "unknown column %s; declare it under columns", col)
-		}
-		srcName, srcCol, ok := strings.Cut(spec.From, ".")
-		src := m.Entities[srcName]
-		if !ok || src == nil {
-			return m.fail(where+".from", "%q is not entity.column of this mapping", spec.From)
-		}
-		if _, ok := src.Columns[srcCol]; !ok {
-			return m.fail(where+".from", "entity %s has no column %s", srcName, srcCol)
-		}
-		if _, ok := e.Columns[spec.Key]; !ok {
-			return m.fail(where+".key", "unknown column %q in %s", spec.Key, e.Name)
-		}
-		srcKey := src.Templates[m.PartitionKey].Columns()
-		if m.SortKey != "" {
-			srcKey = append(srcKey, src.Templates[m.SortKey].Columns()...)
-		}
-		if len(srcKey) != 1 {
-			return m.fail(where+".from", "%s is keyed by %v; a copy needs a source keyed by one column", srcName, srcKey)
-		}
-		c := &Copy{Column: col, Source: src, SourceColumn: srcCol, KeyColumn: spec.Key}
-		for _, p := range e.paths {
-			if cols := p.PK.Columns(); len(cols) == 1 && cols[0] == spec.Key {
-				c.Path = p
-				break
-			}
-		}
-		if c.Path == nil {
-			return m.fail(where, "the copies of %s.%s could only be found with a Scan: no key or index of %s is keyed by %s alone",
-				srcName, srcCol, e.Name, spec.Key).
-				WithHint("add an index whose partition key template is built from {%s} only", spec.Key)
-		}
-		e.Copies[col] = c
-	}
-	return nil
 }
 
 // EntityNames returns the entity names, sorted.
@@ -363,6 +199,18 @@ func (m *Mapping) KeyAttrs() []string {
 	return dedupe(attrs)
 }
 
+// BaseKeyAttrs returns the table's key attribute names: the partition
+// key, then the sort key if there is one.
+func (m *Mapping) BaseKeyAttrs() []string {
+	if m.SortKey == "" {
+		return []string{m.PartitionKey}
+	}
+	return []string{m.PartitionKey, m.SortKey}
+}
+
+// KeyType returns a key attribute's DynamoDB type.
+func (m *Mapping) KeyType(attr string) KeyType { return m.keyTypes[attr] }
+
 func dedupe(s []string) []string {
 	seen := map[string]bool{}
 	out := s[:0]
@@ -375,17 +223,43 @@ func dedupe(s []string) []string {
 	return out
 }
 
+// Mapping returns the mapping the entity belongs to.
+func (e *Entity) Mapping() *Mapping { return e.m }
+
+// Key returns the entity's key for a key attribute, or nil when the
+// entity has no template for it.
+func (e *Entity) Key(attr string) *Key { return e.keys[attr] }
+
+// KeyAttrs returns every key attribute the entity has a template for:
+// the base table's first, then the others by name.
+func (e *Entity) KeyAttrs() []string {
+	attrs := e.m.BaseKeyAttrs()
+	for _, attr := range slices.Sorted(maps.Keys(e.keys)) {
+		if !slices.Contains(attrs, attr) {
+			attrs = append(attrs, attr)
+		}
+	}
+	return attrs
+}
+
+// Base returns the entity's base-table access path.
+func (e *Entity) Base() *AccessPath { return e.paths[0] }
+
+// BaseKeyColumns returns the columns of the base key templates, in
+// template order, each once.
+func (e *Entity) BaseKeyColumns() []string {
+	b := e.Base()
+	cols := b.PK.Columns()
+	if b.SK != nil {
+		cols = append(cols, b.SK.Columns()...)
+	}
+	return dedupe(cols)
+}
+
 // ColumnNames returns the entity's columns, sorted, with the columns of its
 // base key first in template order: the order SELECT * prints.
 func (e *Entity) ColumnNames() []string {
-	var cols []string
-	for _, p := range e.paths[:1] {
-		cols = append(cols, p.PK.Columns()...)
-		if p.SK != nil {
-			cols = append(cols, p.SK.Columns()...)
-		}
-	}
-	cols = dedupe(cols)
+	cols := e.BaseKeyColumns()
 	var rest []string
 	for c := range e.Columns {
 		if !slices.Contains(cols, c) {
@@ -401,15 +275,33 @@ func (e *Entity) ColumnNames() []string {
 // DynamoDB filter (filters cannot name key attributes).
 func (e *Entity) IsKeyColumn(col string) bool { return e.keyCols[col] }
 
+// IsOptionalKeyColumn reports whether col is a key column only of indexes
+// the entity lists as optional: it may be NULL.
+func (e *Entity) IsOptionalKeyColumn(col string) bool {
+	if !e.keyCols[col] {
+		return false
+	}
+	for attr, k := range e.keys {
+		if !e.optAttrs[attr] && slices.Contains(k.Columns(), col) {
+			return false
+		}
+	}
+	return true
+}
+
 // Paths returns the entity's access paths: the base table first, then
 // each index it takes part in, by name.
 func (e *Entity) Paths() []*AccessPath { return e.paths }
 
-// Column returns the type of col, or an error that names the entity and
-// suggests the nearest column.
+// Column returns the type of col ("" for an attribute an open entity does
+// not declare), or an error that names the entity and suggests the
+// nearest column.
 func (e *Entity) Column(col string) (string, error) {
 	if t, ok := e.Columns[col]; ok {
 		return t, nil
+	}
+	if e.Open && e.isAttributeName(col) {
+		return "", nil
 	}
 	names := e.ColumnNames()
 	err := errs.New(errs.Invalid, "unknown column %s in %s", col, e.Name)
@@ -421,13 +313,45 @@ func (e *Entity) Column(col string) (string, error) {
 	return "", err
 }
 
+// HasColumn reports whether col names a declared column, or an attribute
+// an open entity lets through.
+func (e *Entity) HasColumn(col string) bool {
+	_, err := e.Column(col)
+	return err == nil
+}
+
+// Owns reports whether the mapping gives attribute attr of the entity's
+// items its value: a declared column, a key attribute the entity has a
+// template for, the type attribute of a typed entity, and, for an open
+// entity, any other attribute but the table's other key attributes.
+// Attributes it does not own belong to other programs (a TTL, a version)
+// and are kept as they are when dynosql rewrites an item.
+func (e *Entity) Owns(attr string) bool {
+	_, col := e.Columns[attr]
+	switch {
+	case col, e.keys[attr] != nil:
+		return true
+	case attr == e.m.TypeAttribute && attr != "":
+		return e.Type != ""
+	}
+	return e.Open && e.isAttributeName(attr)
+}
+
+// isAttributeName reports whether an undeclared name may be read as an
+// attribute: not a key attribute or the type attribute, whose values
+// the mapping renders itself.
+func (e *Entity) isAttributeName(name string) bool {
+	return name != "" && !slices.Contains(e.m.KeyAttrs(), name) && name != e.m.TypeAttribute
+}
+
 // Convert checks that v fits the column's type, turning a string that
 // spells a number into a Number for N columns read from keys. It returns
-// an error naming the column otherwise.
+// an error naming the column otherwise. An undeclared attribute of an
+// open entity takes any value.
 func (e *Entity) Convert(col string, v value.Value) (value.Value, error) {
 	typ := e.Columns[col]
-	if v == nil {
-		return nil, nil
+	if v == nil || typ == "" {
+		return v, nil
 	}
 	got := value.TypeName(v)
 	if got == typ {

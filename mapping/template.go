@@ -3,12 +3,11 @@ package mapping
 import (
 	"fmt"
 	"strings"
-
-	"github.com/dynosql/dynosql/internal/value"
 )
 
 // Template is a key attribute's pattern, such as "ENROLL#CRS#{course_id}":
-// literal text and column references in order.
+// literal text and column references in order. Literal text may come
+// before, between and after columns ("ORDER#{date}#{id}#ITEM").
 type Template struct {
 	Raw   string
 	Parts []Part
@@ -79,50 +78,64 @@ func (t *Template) IsLiteral() bool { return len(t.Columns()) == 0 }
 
 // LiteralPrefix returns the literal text before the first column.
 func (t *Template) LiteralPrefix() string {
-	var b strings.Builder
-	for _, p := range t.Parts {
-		if p.Column != "" {
-			break
-		}
-		b.WriteString(p.Literal)
+	if len(t.Parts) > 0 && t.Parts[0].Column == "" {
+		return t.Parts[0].Literal
 	}
-	return b.String()
+	return ""
 }
 
-// Render fills the template from vals. It fails if a column is missing or
-// NULL, or if a value is not a string or number.
-func (t *Template) Render(vals map[string]value.Value) (string, error) {
+// After returns the literal text that follows col in the template: what
+// separates its value from the rest of the key; "" when col comes last.
+func (t *Template) After(col string) string {
+	for i, p := range t.Parts {
+		if p.Column == col && i+1 < len(t.Parts) {
+			return t.Parts[i+1].Literal
+		}
+	}
+	return ""
+}
+
+// render fills the template with each column's text; text returns it for
+// a column, or an error. A key that would not parse back into the same
+// values (a value holding the literal that follows it) is an error: it
+// would be read back as other values.
+func (t *Template) render(text func(col string) (string, error)) (string, error) {
 	var b strings.Builder
+	given := map[string]string{}
 	for _, p := range t.Parts {
 		if p.Column == "" {
 			b.WriteString(p.Literal)
 			continue
 		}
-		s, err := keyText(vals[p.Column])
+		s, err := text(p.Column)
 		if err != nil {
 			return "", fmt.Errorf("column %s: %w", p.Column, err)
 		}
+		given[p.Column] = s
 		b.WriteString(s)
+	}
+	back, _ := t.match(b.String())
+	for col, s := range given {
+		if back[col] != s {
+			return "", fmt.Errorf("column %s: the value %q would make the key %q, which reads back as %s = %q: the value holds the text that separates it from the rest of the key %q",
+				col, s, b.String(), col, back[col], t.Raw)
+		}
 	}
 	return b.String(), nil
 }
 
-// PrefixUntil renders the literal text and the bound columns up to the first
-// column that vals does not hold, and reports whether every column was bound.
-// "ENROLL#CRS#{course_id}" with no values gives "ENROLL#CRS#", false.
-func (t *Template) PrefixUntil(vals map[string]value.Value) (prefix string, complete bool) {
+// prefix renders the literal text and the columns up to the first one
+// text cannot give (ok false), and reports whether every column was
+// given.
+func (t *Template) prefix(text func(col string) (string, bool)) (prefix string, complete bool) {
 	var b strings.Builder
 	for _, p := range t.Parts {
 		if p.Column == "" {
 			b.WriteString(p.Literal)
 			continue
 		}
-		v, ok := vals[p.Column]
+		s, ok := text(p.Column)
 		if !ok {
-			return b.String(), false
-		}
-		s, err := keyText(v)
-		if err != nil {
 			return b.String(), false
 		}
 		b.WriteString(s)
@@ -130,27 +143,10 @@ func (t *Template) PrefixUntil(vals map[string]value.Value) (prefix string, comp
 	return b.String(), true
 }
 
-// keyText is how a value is written inside a key: strings as they are,
-// numbers as their canonical decimal text.
-func keyText(v value.Value) (string, error) {
-	switch x := v.(type) {
-	case string:
-		if x == "" {
-			return "", fmt.Errorf("key values may not be empty")
-		}
-		return x, nil
-	case value.Number:
-		return string(x), nil
-	case nil:
-		return "", fmt.Errorf("key values may not be NULL")
-	}
-	return "", fmt.Errorf("a %s value cannot be part of a key", value.TypeName(v))
-}
-
-// Match parses s against the template and returns each column's text, or
+// match parses s against the template and returns each column's text, or
 // false if s does not have the template's shape. A column takes the
 // shortest text up to the literal that follows it, and never empty text.
-func (t *Template) Match(s string) (map[string]string, bool) {
+func (t *Template) match(s string) (map[string]string, bool) {
 	vals := map[string]string{}
 	for i, p := range t.Parts {
 		if p.Column == "" {
@@ -183,22 +179,21 @@ func (t *Template) Match(s string) (map[string]string, bool) {
 // mayOverlap reports whether some string could match both templates. It
 // compares the literal text at both ends, which is what tells entities apart
 // in practice ("PROFILE" versus "ENROLL#CRS#{course_id}").
-func mayOverlap(a, b *Template) bool {
-	if a.IsLiteral() && b.IsLiteral() {
-		return a.Raw == b.Raw
+func (t *Template) mayOverlap(o *Template) bool {
+	if t.IsLiteral() && o.IsLiteral() {
+		return t.Raw == o.Raw
 	}
-	pa, pb := a.LiteralPrefix(), b.LiteralPrefix()
+	pa, pb := t.LiteralPrefix(), o.LiteralPrefix()
 	if !strings.HasPrefix(pa, pb) && !strings.HasPrefix(pb, pa) {
 		return false
 	}
-	sa, sb := literalSuffix(a), literalSuffix(b)
+	sa, sb := t.literalSuffix(), o.literalSuffix()
 	return strings.HasSuffix(sa, sb) || strings.HasSuffix(sb, sa)
 }
 
-func literalSuffix(t *Template) string {
-	var parts []string
-	for i := len(t.Parts) - 1; i >= 0 && t.Parts[i].Column == ""; i-- {
-		parts = append([]string{t.Parts[i].Literal}, parts...)
+func (t *Template) literalSuffix() string {
+	if n := len(t.Parts); n > 0 && t.Parts[n-1].Column == "" {
+		return t.Parts[n-1].Literal
 	}
-	return strings.Join(parts, "")
+	return ""
 }

@@ -2,9 +2,8 @@ package planner
 
 import (
 	"slices"
-	"strings"
 
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 )
@@ -15,21 +14,11 @@ type access struct {
 	slot  int
 	path  *mapping.AccessPath
 	pk    []*KeyValue // one per partition value (IN fans out)
-	sk    *SortCond
-	point bool          // the full base key is known: GetItem or BatchGetItem
-	keys  [][]*KeyValue // the full keys, when point
-	bound bool          // some key column comes from an earlier row
+	sk    *SortSpec   // nil when the path has no sort key
+	point bool        // the full base key is known: GetItem or BatchGetItem
+	keys  [][]*KeyValue
+	bound bool // some key column comes from an earlier row
 	score int
-}
-
-// binding is what a column is known to equal: one expression (a literal
-// or an earlier row's column), or a list of literals (IN).
-type binding []parser.Expr
-
-// rangeCond is a condition on one column that can narrow a sort key.
-type rangeCond struct {
-	op     string // "<", "<=", ">", ">=", "between", "prefix"
-	values []value.Value
 }
 
 // Scores rank access paths: a point read beats a partition read, the
@@ -39,13 +28,12 @@ const (
 	scoreBaseQuery  = 50
 	scoreIndexQuery = 30
 	scoreSortCond   = 10
-	maxKeyValues    = 1000 // IN lists multiply; past this many keys, refuse
 )
 
 // bestAccess returns the best access path for slot s given the bindings of
 // its columns and the range conditions on them, or nil if every path would
 // need a Scan.
-func bestAccess(sl Slot, slot int, binds map[string]binding, ranges map[string][]rangeCond) *access {
+func bestAccess(sl Slot, slot int, binds map[string]binding, ranges map[string][]mapping.Bound) *access {
 	var best *access
 	for _, p := range sl.Entity.Paths() {
 		a := tryPath(slot, p, binds, ranges)
@@ -56,7 +44,7 @@ func bestAccess(sl Slot, slot int, binds map[string]binding, ranges map[string][
 	return best
 }
 
-func tryPath(slot int, p *mapping.AccessPath, binds map[string]binding, ranges map[string][]rangeCond) *access {
+func tryPath(slot int, p *mapping.AccessPath, binds map[string]binding, ranges map[string][]mapping.Bound) *access {
 	for _, c := range p.PK.Columns() {
 		if len(binds[c]) == 0 {
 			return nil
@@ -64,11 +52,11 @@ func tryPath(slot int, p *mapping.AccessPath, binds map[string]binding, ranges m
 	}
 	a := &access{slot: slot, path: p}
 	pkVals := expand(p.PK.Columns(), binds)
-	if len(pkVals) > maxKeyValues {
+	if len(pkVals) > limits.KeyValues {
 		return nil
 	}
 	for _, bind := range pkVals {
-		a.pk = append(a.pk, &KeyValue{Attr: p.PKAttr, Template: p.PK, Bind: bind})
+		a.pk = append(a.pk, &KeyValue{Key: p.PK, Bind: bind})
 	}
 	a.bound = anyBound(pkVals)
 	if p.IsBase() {
@@ -92,111 +80,47 @@ func tryPath(slot int, p *mapping.AccessPath, binds map[string]binding, ranges m
 	}
 	if all {
 		full := expand(append(p.PK.Columns(), skCols...), binds)
-		if len(full) > maxKeyValues {
+		if len(full) > limits.KeyValues {
 			return nil
 		}
 		a.bound = a.bound || anyBound(full)
 		if p.IsBase() {
 			a.point, a.score = true, scorePoint
 			for _, bind := range full {
-				a.keys = append(a.keys, []*KeyValue{
-					{Attr: p.PKAttr, Template: p.PK, Bind: bind},
-					{Attr: p.SKAttr, Template: p.SK, Bind: bind},
-				})
+				a.keys = append(a.keys, []*KeyValue{{Key: p.PK, Bind: bind}, {Key: p.SK, Bind: bind}})
 			}
 			return a
 		}
 		if len(full) == len(pkVals) {
-			a.sk = &SortCond{Attr: p.SKAttr, Op: "=", Values: []*KeyValue{{Attr: p.SKAttr, Template: p.SK, Bind: full[0]}}}
+			a.sk = &SortSpec{Key: p.SK, Fixed: full[0]}
 			a.score += scoreSortCond
+			return a
 		}
-		return a
 	}
-	if a.sk = sortCond(p, binds, ranges); a.sk != nil {
+	if a.sk = sortSpec(p, binds, ranges); a.sk.Condition(Explaining) != nil {
 		a.score += scoreSortCond
 	}
 	return a
 }
 
-// sortCond narrows a partition by the sort key when its leading columns
-// are bound: equality extends the literal prefix; a range or LIKE 'p%' on
-// the template's last column (a string) becomes a range or begins_with;
-// otherwise the prefix alone keeps the read to this entity's items.
-func sortCond(p *mapping.AccessPath, binds map[string]binding, ranges map[string][]rangeCond) *SortCond {
-	bind := map[string]parser.Expr{}
-	var free string
+// sortSpec narrows a partition by the sort key: its leading columns bound
+// to one value each are fixed, and the ranges (and LIKE prefixes) on the
+// column after them are bounds; the key codec makes the tightest
+// condition of them it can (mapping.Key.Condition).
+func sortSpec(p *mapping.AccessPath, binds map[string]binding, ranges map[string][]mapping.Bound) *SortSpec {
+	s := &SortSpec{Key: p.SK, Fixed: map[string]parser.Expr{}}
 	for _, c := range p.SK.Columns() {
 		if b := binds[c]; len(b) == 1 {
-			bind[c] = b[0]
+			s.Fixed[c] = b[0]
 			continue
 		}
-		free = c
 		break
 	}
-	kv := func(app parser.Expr, max bool) *KeyValue {
-		return &KeyValue{Attr: p.SKAttr, Template: p.SK, Bind: bind, Prefix: true, Append: app, Max: max}
+	col, narrows := p.SK.RangeColumn(func(c string) bool { _, ok := s.Fixed[c]; return ok })
+	if narrows {
+		s.Bounds = ranges[col]
 	}
-	if last := p.SK.Parts[len(p.SK.Parts)-1].Column == free; last {
-		if sk := rangeSortCond(p.SKAttr, ranges[free], kv); sk != nil {
-			return sk
-		}
-	}
-	prefix := kv(nil, false)
-	if s := prefix.String(); s == `""` {
-		return nil
-	}
-	return &SortCond{Attr: p.SKAttr, Op: "begins_with", Values: []*KeyValue{prefix}}
-}
-
-// rangeSortCond folds every range condition on the sort key's last column
-// into the tightest interval: one BETWEEN (DynamoDB takes one sort-key
-// condition). A LIKE prefix serves when there is no range. An empty
-// interval (lo > hi) is no key condition at all: DynamoDB would reject it,
-// and the client's check returns no row anyway.
-func rangeSortCond(attr string, conds []rangeCond, kv func(parser.Expr, bool) *KeyValue) *SortCond {
-	var lo, hi, prefix *string
-	for _, r := range conds {
-		v, _ := r.values[0].(string)
-		switch r.op {
-		case "prefix":
-			prefix = &v
-		case ">", ">=":
-			lo = maxString(lo, v)
-		case "<", "<=":
-			hi = minString(hi, v)
-		case "between":
-			w, _ := r.values[1].(string)
-			lo, hi = maxString(lo, v), minString(hi, w)
-		}
-	}
-	lit := func(s string) parser.Expr { return &parser.Literal{Value: s} }
-	switch {
-	case lo != nil && hi != nil && *lo > *hi:
-		return nil
-	case lo != nil && hi != nil:
-		return &SortCond{Attr: attr, Op: "between", Values: []*KeyValue{kv(lit(*lo), false), kv(lit(*hi), false)}}
-	case lo != nil:
-		return &SortCond{Attr: attr, Op: "between", Values: []*KeyValue{kv(lit(*lo), false), kv(nil, true)}}
-	case hi != nil:
-		return &SortCond{Attr: attr, Op: "between", Values: []*KeyValue{kv(nil, false), kv(lit(*hi), false)}}
-	case prefix != nil:
-		return &SortCond{Attr: attr, Op: "begins_with", Values: []*KeyValue{kv(lit(*prefix), false)}}
-	}
-	return nil
-}
-
-func maxString(cur *string, v string) *string {
-	if cur == nil || v > *cur {
-		return &v
-	}
-	return cur
-}
-
-func minString(cur *string, v string) *string {
-	if cur == nil || v < *cur {
-		return &v
-	}
-	return cur
+	return s
 }
 
 // expand turns the bindings of cols into every combination of values
@@ -238,24 +162,4 @@ func (a *access) pkText() string {
 		return ""
 	}
 	return a.path.Index + "\x00" + a.pk[0].String()
-}
-
-// scanHint says which conditions would let DynamoDB read the entity by
-// key: one clause per access path.
-func scanHint(sl Slot) string {
-	var ways []string
-	for _, p := range sl.Entity.Paths() {
-		var conds []string
-		for _, c := range p.PK.Columns() {
-			conds = append(conds, sl.Alias+"."+c+" = ...")
-		}
-		way := "WHERE " + strings.Join(conds, " AND ")
-		if p.IsBase() {
-			way += " (the key " + p.PKAttr + " = " + p.PK.Raw + ")"
-		} else {
-			way += " (through index " + p.Index + ", " + p.PKAttr + " = " + p.PK.Raw + ")"
-		}
-		ways = append(ways, way)
-	}
-	return strings.Join(ways, ", or ")
 }

@@ -5,32 +5,53 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 )
 
-// KeyValue is the value a step gives one key attribute: a template whose
-// columns are bound to constants or to columns of rows read earlier.
+// Binder gives the value of a column of a row read earlier: the executor
+// reads it from the row in flight; EXPLAIN gives a mapping.Placeholder.
+type Binder func(*parser.Column) value.Value
+
+// Explaining is the Binder of EXPLAIN: each column stands for itself.
+func Explaining(c *parser.Column) value.Value {
+	return mapping.Placeholder("{" + c.Table + "." + c.Name + "}")
+}
+
+// bindValue evaluates a key binding: a literal, or a column through b.
+func bindValue(e parser.Expr, b Binder) value.Value {
+	switch x := e.(type) {
+	case *parser.Literal:
+		return x.Value
+	case *parser.Column:
+		return b(x)
+	}
+	return nil
+}
+
+func bindRow(bind map[string]parser.Expr, b Binder) mapping.Row {
+	row := make(mapping.Row, len(bind))
+	for col, e := range bind {
+		row[col] = bindValue(e, b)
+	}
+	return row
+}
+
+// KeyValue is the value a step gives one key attribute: the attribute's
+// key codec with each template column bound to a constant or to a column
+// of a row read earlier.
 type KeyValue struct {
-	Attr     string
-	Template *mapping.Template
+	Key *mapping.Key
 	// Bind maps a template column to a *parser.Literal or to a
 	// *parser.Column of an earlier slot.
 	Bind map[string]parser.Expr
-	// Prefix renders only up to the first unbound column (begins_with and
-	// range bounds); otherwise every column must be bound.
-	Prefix bool
-	// Append is added after the prefix: a range bound or a LIKE prefix.
-	Append parser.Expr
-	// Max adds the highest code point after the prefix: the upper bound of
-	// a "greater than" range that must stay inside the template's prefix.
-	Max bool
 }
 
-// MaxRune ends the upper bound of an open range: no key character sorts
-// after it in UTF-8 byte order.
-const MaxRune = "\U0010FFFF"
+// Attr returns the key attribute's name.
+func (k *KeyValue) Attr() string { return k.Key.Attr }
 
 // Constant reports whether the value depends on no earlier row.
 func (k *KeyValue) Constant() bool {
@@ -39,100 +60,74 @@ func (k *KeyValue) Constant() bool {
 			return false
 		}
 	}
-	if k.Append != nil {
-		_, ok := k.Append.(*parser.Literal)
-		return ok
-	}
 	return true
 }
 
-// Render computes the key text; lookup resolves a bound column of an
-// earlier slot (it is not called for literals).
-func (k *KeyValue) Render(lookup func(*parser.Column) value.Value) (string, error) {
-	vals := map[string]value.Value{}
-	for col, e := range k.Bind {
-		vals[col] = evalKeyPart(e, lookup)
-	}
-	if !k.Prefix {
-		return k.Template.Render(vals)
-	}
-	prefix, _ := k.Template.PrefixUntil(vals)
-	switch {
-	case k.Append != nil:
-		return prefix + value.Text(evalKeyPart(k.Append, lookup)), nil
-	case k.Max:
-		return prefix + MaxRune, nil
-	}
-	return prefix, nil
+// Value renders the key attribute's value for the row b reads from.
+func (k *KeyValue) Value(b Binder) (types.AttributeValue, error) {
+	return k.Key.Value(bindRow(k.Bind, b))
 }
 
-func evalKeyPart(e parser.Expr, lookup func(*parser.Column) value.Value) value.Value {
-	switch x := e.(type) {
-	case *parser.Literal:
-		return x.Value
-	case *parser.Column:
-		return lookup(x)
-	}
-	return nil
-}
-
-// String shows the value as EXPLAIN prints it: constants filled in,
-// bound columns as {alias.column}.
+// String shows the value as EXPLAIN prints it.
 func (k *KeyValue) String() string {
-	var b strings.Builder
-	for _, p := range k.Template.Parts {
-		if p.Column == "" {
-			b.WriteString(p.Literal)
-			continue
-		}
-		e, ok := k.Bind[p.Column]
-		if !ok {
-			break
-		}
-		switch x := e.(type) {
-		case *parser.Literal:
-			b.WriteString(value.Text(x.Value))
-		case *parser.Column:
-			b.WriteString("{" + x.Table + "." + x.Name + "}")
-		}
+	av, err := k.Value(Explaining)
+	if err != nil {
+		return "?"
 	}
-	if k.Append != nil {
-		if lit, ok := k.Append.(*parser.Literal); ok {
-			b.WriteString(value.Text(lit.Value))
-		} else {
-			b.WriteString("{" + parser.Format(k.Append) + "}")
-		}
-	}
-	if k.Max {
-		b.WriteString(`\U0010FFFF`)
-	}
-	return `"` + b.String() + `"`
+	return literal(av)
 }
 
-// SortCond is the sort-key part of a key condition.
-type SortCond struct {
-	Attr string
-	Op   string // "=", "<", "<=", ">", ">=", "between", "begins_with"
-	// Values holds one value, or two for between.
-	Values []*KeyValue
+// renderKey renders a full key (each attribute of kvs) for the row b
+// reads from; an error means a column the key needs is NULL or does not
+// fit, so no item can have that key.
+func renderKey(kvs []*KeyValue, b Binder) (map[string]types.AttributeValue, error) {
+	key := make(map[string]types.AttributeValue, len(kvs))
+	for _, kv := range kvs {
+		av, err := kv.Value(b)
+		if err != nil {
+			return nil, err
+		}
+		key[kv.Attr()] = av
+	}
+	return key, nil
 }
 
-// String shows the condition as EXPLAIN prints it.
-func (c *SortCond) String() string {
-	switch c.Op {
-	case "between":
-		return c.Attr + " BETWEEN " + c.Values[0].String() + " AND " + c.Values[1].String()
-	case "begins_with":
-		return "begins_with(" + c.Attr + ", " + c.Values[0].String() + ")"
+// SortSpec is the sort-key part of a Query's key condition: the leading
+// template columns Fixed (equal to constants or to earlier rows'
+// columns) and Bounds on the column after them.
+type SortSpec struct {
+	Key    *mapping.Key
+	Fixed  map[string]parser.Expr
+	Bounds []mapping.Bound
+}
+
+// Condition renders the sort-key condition for the row b reads from.
+func (s *SortSpec) Condition(b Binder) *mapping.SortCondition {
+	return s.Key.Condition(bindRow(s.Fixed, b), s.Bounds)
+}
+
+// String shows the condition as EXPLAIN prints it, for comparing two
+// reads' conditions.
+func (s *SortSpec) String() string {
+	c := s.Condition(Explaining)
+	if c == nil {
+		return ""
 	}
-	return c.Attr + " " + c.Op + " " + c.Values[0].String()
+	if c.Empty {
+		return "empty"
+	}
+	parts := []string{s.Key.Attr, c.Op}
+	for _, v := range c.Values {
+		parts = append(parts, literal(v))
+	}
+	return strings.Join(parts, " ")
 }
 
 // keyString prints a full key, attributes in the order given.
 func keyString(vals []*KeyValue) string {
 	s := make([]string, len(vals))
 	for i, v := range vals {
-		s[i] = v.Attr + " = " + v.String()
+		s[i] = v.Attr() + " = " + v.String()
 	}
 	return strings.Join(s, ", ")
 }

@@ -3,7 +3,6 @@ package planner
 import (
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/value"
-	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 )
 
@@ -241,79 +240,6 @@ func (o *output) qualifyDuplicateNames() {
 	}
 }
 
-// orderByKey lets DynamoDB do the sorting when the statement reads one
-// partition with one Query and orders by the sort key's last column: the
-// Query runs forward or backward (ScanIndexForward) and the Sort step
-// goes. Then, with nothing else between the Query and LIMIT, the Query
-// asks for pages of just the rows needed, and reading stops there.
-func (o *output) orderByKey(root Node, sc *scope) {
-	var filtered bool
-	if f, ok := root.(*Filter); ok {
-		root, filtered = f.Input, true
-	}
-	q, ok := root.(*Query)
-	if !ok || len(q.PK) != 1 || q.Bound || len(q.Reads) != 1 || o.agg || o.distinct {
-		return
-	}
-	if len(o.sort) > 0 {
-		col, ok := o.exprs[o.sort[0].Column].(*parser.Column)
-		if !ok || col.Table != q.Reads[0].Alias || !sortsBy(q, sc.slots[q.Reads[0].Slot].Entity, col.Name) {
-			return
-		}
-		// The sort key is unique within a partition: later terms never matter.
-		q.Desc = o.sort[0].Desc
-		o.sort = nil
-	}
-	if !filtered && q.Filter == nil && o.limit >= 0 {
-		q.Limit = o.limit + o.offset
-	}
-}
-
-// countOnly lets DynamoDB count when the statement is SELECT COUNT(*)
-// over one Query that nothing filters and that meets no other entity's
-// items.
-func (o *output) countOnly(root Node, sc *scope, m *mapping.Mapping) {
-	q, ok := root.(*Query)
-	if !ok || len(q.PK) != 1 || len(q.Reads) != 1 || q.Filter != nil || len(o.group) > 0 || o.having != nil || len(o.exprs) != 1 {
-		return
-	}
-	if f, ok := o.exprs[0].(*parser.Func); !ok || f.Name != "COUNT" || !f.Star {
-		return
-	}
-	e := sc.slots[q.Reads[0].Slot].Entity
-	for _, p := range e.Paths() {
-		if p.Index == q.Index && q.SK != nil && m.Alone(e, p) {
-			q.CountOnly, q.Project = true, nil
-		}
-	}
-}
-
-// sortsBy reports whether q's items come back ordered by col: the sort key
-// template ends with col, a string, and the parts before it are fixed by
-// the key condition.
-func sortsBy(q *Query, e *mapping.Entity, col string) bool {
-	var sk *mapping.Template
-	for _, p := range e.Paths() {
-		if p.Index == q.Index {
-			sk = p.SK
-		}
-	}
-	if sk == nil || q.SK == nil || e.Columns[col] != "S" {
-		return false
-	}
-	parts := sk.Parts
-	if parts[len(parts)-1].Column != col {
-		return false
-	}
-	// Every other column of the template must be bound in the condition.
-	for _, c := range sk.Columns()[:len(sk.Columns())-1] {
-		if _, ok := q.SK.Values[0].Bind[c]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // resolveHaving resolves HAVING, where a name that is no column of the
 // tables but a select-list alias stands for that expression, as SQLite
 // allows (HAVING n > 2 for COUNT(*) AS n).
@@ -334,4 +260,38 @@ func (b *selectBuilder) resolveHaving(o *output, args []value.Value) (parser.Exp
 		return nil, err
 	}
 	return b.sc.resolve(aliased, args)
+}
+
+// columns returns the visible output columns with their types.
+func (o *output) columns(sc *scope) []Column {
+	cols := make([]Column, o.visible)
+	for i := range cols {
+		cols[i] = Column{Name: o.names[i], Type: exprType(sc, o.exprs[i])}
+	}
+	return cols
+}
+
+// exprType returns the DynamoDB type of a resolved select-list
+// expression: a column's declared type, N for COUNT, SUM, AVG and
+// arithmetic, BOOL for conditions, MIN and MAX the type of their
+// argument; "" where the statement does not fix it.
+func exprType(sc *scope, e parser.Expr) string {
+	switch x := e.(type) {
+	case *parser.Column:
+		return sc.typeOf(x)
+	case *parser.Literal:
+		if x.Value != nil {
+			return value.TypeName(x.Value)
+		}
+	case *parser.Func:
+		if (x.Name == "MIN" || x.Name == "MAX") && len(x.Args) == 1 {
+			return exprType(sc, x.Args[0])
+		}
+		return "N"
+	case *parser.Arith:
+		return "N"
+	case *parser.Compare, *parser.In, *parser.Between, *parser.Like, *parser.IsNull, *parser.And, *parser.Or, *parser.Not:
+		return "BOOL"
+	}
+	return ""
 }

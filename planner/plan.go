@@ -1,7 +1,9 @@
 // Package planner turns a parsed statement and a mapping into a Plan: a
 // small tree of steps, each one a key-based DynamoDB request or a
 // client-side operation over rows. It is pure: no network, no context.
-// EXPLAIN prints a Plan and the executor runs the same value.
+// Each request-sending step builds its SDK input in one place (requests.go,
+// write_requests.go); EXPLAIN prints the input that builder makes, and
+// the executor sends what the same builder makes for real values.
 package planner
 
 import (
@@ -13,14 +15,15 @@ import (
 
 // Plan is a planned statement.
 type Plan struct {
-	SQL  string
-	Root Node
+	SQL     string
+	Mapping *mapping.Mapping
+	Root    Node
 	// Slots names the table references of a read, in FROM order; a row
 	// in flight holds one entity row per slot.
 	Slots []Slot
-	// Columns are the output column names of a read, without the hidden
-	// sort keys that Trim removes.
-	Columns []string
+	// Columns are the output columns of a read, without the hidden sort
+	// keys that Trim removes.
+	Columns []Column
 	// Explain is true for EXPLAIN: the executor prints the plan and sends
 	// nothing.
 	Explain bool
@@ -29,17 +32,62 @@ type Plan struct {
 	Writes bool
 }
 
+// Column is one output column: its name and DynamoDB type (S, N, B,
+// BOOL, L, M, SS, NS), "" where the statement does not fix it (a NULL
+// literal, an attribute an open entity does not declare).
+type Column struct {
+	Name string
+	Type string
+}
+
+// ColumnNames returns the output column names.
+func (p *Plan) ColumnNames() []string {
+	names := make([]string, len(p.Columns))
+	for i, c := range p.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
 // Slot is one table reference of a statement: an alias bound to an entity.
 type Slot struct {
 	Alias  string
 	Entity *mapping.Entity
 }
 
+// JoinKind says which rows a join keeps.
+type JoinKind int
+
+// Join kinds.
+const (
+	// Inner keeps the combinations for which the condition holds.
+	Inner JoinKind = iota
+	// LeftOuter also keeps an outer row that nothing matches, with NULLs
+	// in the inner slots.
+	LeftOuter
+	// Semi keeps each outer row that something matches, once.
+	Semi
+	// Anti keeps each outer row that nothing matches.
+	Anti
+)
+
+func (k JoinKind) String() string {
+	return [...]string{"join", "left join", "semi join", "anti join"}[k]
+}
+
 // Node is one step of a plan.
 type Node interface {
-	// Describe returns the step's one-line title, the lines of detail
-	// printed under it, and its inputs.
-	Describe() (title string, details []string, inputs []Node)
+	// Inputs returns the steps this one reads rows from, in order.
+	Inputs() []Node
+	// Describe returns the step's one-line title and the lines of detail
+	// EXPLAIN prints under it.
+	Describe() (title string, details []string)
+}
+
+// Requester is a step that sends DynamoDB requests: Requests describes
+// each kind it sends, as EXPLAIN prints them.
+type Requester interface {
+	Requests() []*Request
 }
 
 // String draws the plan as a tree, the form EXPLAIN prints.
@@ -49,21 +97,59 @@ func (p *Plan) String() string {
 	return b.String()
 }
 
+// requestParent is a step (a write) whose requests EXPLAIN draws as its
+// children, after the steps it reads from; a read step's one request is
+// its own title instead.
+type requestParent interface{ requestsBelow() }
+
 func draw(b *strings.Builder, n Node, first, rest string) {
-	title, details, inputs := n.Describe()
+	title, details := n.Describe()
+	inputs := n.Inputs()
+	var reqs []*Request
+	if r, ok := n.(Requester); ok {
+		if _, below := n.(requestParent); below {
+			reqs = r.Requests()
+		}
+	}
 	b.WriteString(first + title + "\n")
 	pad := rest + "│   "
-	if len(inputs) == 0 {
+	if len(inputs) == 0 && len(reqs) == 0 {
 		pad = rest + "    "
 	}
 	for _, d := range details {
 		b.WriteString(strings.TrimRight(pad+d, " ") + "\n")
 	}
+	last := len(reqs) + len(inputs) - 1
 	for i, in := range inputs {
-		if i == len(inputs)-1 {
+		if i == last {
 			draw(b, in, rest+"└── ", rest+"    ")
 		} else {
 			draw(b, in, rest+"├── ", rest+"│   ")
+		}
+	}
+	for i, r := range reqs {
+		if len(inputs)+i == last {
+			drawRequest(b, r, rest+"└── ", rest+"    ")
+		} else {
+			drawRequest(b, r, rest+"├── ", rest+"│   ")
+		}
+	}
+}
+
+func drawRequest(b *strings.Builder, r *Request, first, rest string) {
+	b.WriteString(first + r.title() + "\n")
+	pad := rest + "│   "
+	if len(r.Actions) == 0 {
+		pad = rest + "    "
+	}
+	for _, d := range r.details() {
+		b.WriteString(strings.TrimRight(pad+d, " ") + "\n")
+	}
+	for i, a := range r.Actions {
+		if i == len(r.Actions)-1 {
+			drawRequest(b, a, rest+"└── ", rest+"    ")
+		} else {
+			drawRequest(b, a, rest+"├── ", rest+"│   ")
 		}
 	}
 }
@@ -74,87 +160,23 @@ func (p *Plan) Requests() []*Request {
 	var out []*Request
 	var walk func(Node)
 	walk = func(n Node) {
-		_, _, inputs := n.Describe()
-		for _, in := range inputs {
+		for _, in := range n.Inputs() {
 			walk(in)
 		}
-		if r, ok := n.(interface{ Request() *Request }); ok {
-			out = append(out, r.Request())
+		if r, ok := n.(Requester); ok {
+			out = append(out, r.Requests()...)
 		}
 	}
 	walk(p.Root)
 	return out
 }
 
-// Request describes one kind of DynamoDB request a step sends. It is
-// what EXPLAIN prints for the step, in both its text and JSON forms.
-type Request struct {
-	Op         string   `json:"op"` // GetItem, Query, BatchGetItem, PutItem, ...
-	Table      string   `json:"table"`
-	Index      string   `json:"index,omitempty"`
-	Key        string   `json:"key,omitempty"`       // key or key condition, values inline
-	Filter     string   `json:"filter,omitempty"`    // FilterExpression, values inline
-	Condition  string   `json:"condition,omitempty"` // ConditionExpression of a write
-	Update     string   `json:"update,omitempty"`    // UpdateExpression of a write
-	Project    []string `json:"project,omitempty"`   // attributes asked for
-	Reads      []string `json:"reads,omitempty"`     // "entity alias" for each entity classified
-	Consistent bool     `json:"consistent"`
-	Per        string   `json:"per,omitempty"` // what one request is sent for: "statement", "outer row", "value", "100 keys"
-	Note       string   `json:"note,omitempty"`
-}
-
-func (r *Request) title() string {
-	var b strings.Builder
-	b.WriteString(opTitle[r.Op] + " " + r.Table)
-	if r.Index != "" {
-		b.WriteString(" index " + r.Index)
+// Walk calls fn for n and every step below it, parents first.
+func Walk(n Node, fn func(Node)) {
+	fn(n)
+	for _, in := range n.Inputs() {
+		Walk(in, fn)
 	}
-	if r.Key != "" {
-		b.WriteString("  key: " + r.Key)
-	}
-	return b.String()
-}
-
-func (r *Request) details() []string {
-	var d []string
-	if len(r.Reads) > 0 {
-		d = append(d, "reads: "+strings.Join(r.Reads, ", "))
-	}
-	if r.Filter != "" {
-		d = append(d, "filter: "+r.Filter)
-	}
-	if r.Condition != "" {
-		d = append(d, "condition: "+r.Condition)
-	}
-	if r.Update != "" {
-		d = append(d, "update: "+r.Update)
-	}
-	if len(r.Project) > 0 {
-		d = append(d, "project: "+strings.Join(r.Project, ", "))
-	}
-	cons := "eventually consistent"
-	if r.Consistent {
-		cons = "strongly consistent"
-	}
-	if r.Op == "GetItem" || r.Op == "Query" || r.Op == "BatchGetItem" {
-		if r.Index != "" {
-			cons += " (index reads always are)"
-		}
-		d = append(d, cons)
-	}
-	if r.Per != "" {
-		d = append(d, "one request per "+r.Per)
-	}
-	if r.Note != "" {
-		d = append(d, r.Note)
-	}
-	return d
-}
-
-var opTitle = map[string]string{
-	"GetItem": "get-item", "Query": "query", "BatchGetItem": "batch-get",
-	"PutItem": "put-item", "UpdateItem": "update-item", "DeleteItem": "delete-item",
-	"TransactWriteItems": "transact-write",
 }
 
 // exprList formats expressions separated by ", ".

@@ -65,7 +65,7 @@ func columnsText(t testing.TB, d *datadriven.TestData) string {
 	if err != nil {
 		t.Fatalf("%s: %v", d.Pos, err)
 	}
-	return strings.Join(plan.Columns, "\n") + "\n"
+	return strings.Join(plan.ColumnNames(), "\n") + "\n"
 }
 
 // plannerFor builds the planner a test case asks for.

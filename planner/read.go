@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 )
 
@@ -33,19 +36,34 @@ type GetItem struct {
 	Read       Read
 	Project    []string
 	Consistent bool
+	m          *mapping.Mapping
 }
 
-// Request describes the GetItem sent.
-func (g *GetItem) Request() *Request {
-	return &Request{Op: "GetItem", Table: g.Table, Key: keyString(g.Key), Reads: readList([]Read{g.Read}),
-		Project: g.Project, Consistent: g.Consistent, Per: "statement"}
+// Inputs implements Node: a GetItem reads no other step.
+func (g *GetItem) Inputs() []Node { return nil }
+
+// Requests describes the GetItem sent.
+func (g *GetItem) Requests() []*Request {
+	in, err := g.Build(Explaining)
+	if err != nil || in == nil {
+		return []*Request{{Op: "GetItem", Table: g.Table, Note: "no request: a key column is NULL"}}
+	}
+	r := DescribeRequest(g.m, "GetItem", in)
+	r.Reads, r.Per = readList([]Read{g.Read}), "statement"
+	return []*Request{r}
 }
 
 // Describe implements Node.
-func (g *GetItem) Describe() (string, []string, []Node) {
-	r := g.Request()
-	r.Per = ""
-	return r.title(), r.details(), nil
+func (g *GetItem) Describe() (string, []string) { return describeOne(g.Requests()[0]) }
+
+// describeOne is a read step's title and details: its request's, without
+// "one request per statement".
+func describeOne(r *Request) (string, []string) {
+	c := *r
+	if c.Per == "statement" {
+		c.Per = ""
+	}
+	return c.title(), c.details()
 }
 
 // Query reads one partition of the base table or of an index, narrowed by
@@ -56,8 +74,9 @@ func (g *GetItem) Describe() (string, []string, []Node) {
 type Query struct {
 	Table string
 	Index string // "" for the base table
+	Local bool   // Index is a local secondary index
 	PK    []*KeyValue
-	SK    *SortCond // nil: the whole partition
+	SK    *SortSpec // nil: the whole partition
 	// Filter becomes the FilterExpression. It never removes a row the
 	// statement wants (it holds only conditions that are false whenever
 	// the SQL predicate is not true); the executor re-checks the whole
@@ -79,53 +98,69 @@ type Query struct {
 	// Bound is true when the key binds columns of earlier rows: one
 	// Query per outer row.
 	Bound bool
+	// Order, when set, is the ORDER BY the Query's key order gives only
+	// as long as the values read keep the guards: the executor checks
+	// each row and stops with an error otherwise (see mapping.OrderGuard).
+	Order *OrderCheck
+	m     *mapping.Mapping
 }
 
-// Request describes the Query sent.
-func (q *Query) Request() *Request {
-	keys := make([]string, len(q.PK))
-	for i, k := range q.PK {
-		keys[i] = k.Attr + " = " + k.String()
+// OrderCheck is what the executor checks on the rows of a Query read in
+// key order for an ORDER BY the key gives only under guards.
+type OrderCheck struct {
+	Slot    int
+	Columns []string // the ORDER BY columns, in order
+	Guards  []mapping.OrderGuard
+	Key     *mapping.Key // the sort key read
+}
+
+// Inputs implements Node: a Query reads no other step.
+func (q *Query) Inputs() []Node { return nil }
+
+// Requests describes the Query sent.
+func (q *Query) Requests() []*Request {
+	ins, err := q.Build(Explaining)
+	r := &Request{Op: "Query", Table: q.Table, Index: q.Index, Note: "no request: the conditions admit no key"}
+	if err == nil && len(ins) > 0 {
+		r = DescribeRequest(q.m, "Query", ins[0])
+		if len(ins) > 1 {
+			keys := make([]string, len(ins))
+			for i, in := range ins {
+				keys[i] = DescribeRequest(q.m, "Query", in).Key
+			}
+			r.Key = strings.Join(keys, " | ")
+		}
 	}
-	key := strings.Join(keys, " | ")
-	if len(q.PK) > 1 {
-		key = "(" + key + ")"
-	}
-	if q.SK != nil {
-		key += " AND " + q.SK.String()
-	}
-	r := &Request{Op: "Query", Table: q.Table, Index: q.Index, Key: key, Reads: readList(q.Reads),
-		Project: q.Project, Consistent: q.Consistent, Per: "statement"}
-	if q.Filter != nil {
-		r.Filter = parser.Format(q.Filter)
-	}
+	r.Reads, r.Per = readList(q.Reads), "statement"
 	switch {
 	case q.Bound:
 		r.Per = "outer row"
 	case len(q.PK) > 1:
 		r.Per = "value, in parallel"
 	}
-	var notes []string
-	if q.Desc {
-		notes = append(notes, "descending (ScanIndexForward = false)")
+	r.index = indexKind(q.Index, q.Local)
+	if q.Order != nil {
+		var cols []string
+		for _, g := range q.Order.Guards {
+			cols = append(cols, fmt.Sprintf("%s holds no character below %q", g.Column, g.Sep[:1]))
+		}
+		r.Note = strings.TrimPrefix(r.Note+"; ORDER BY read in key order while "+strings.Join(cols, " and ")+
+			" (checked on every row read)", "; ")
 	}
-	if q.Limit > 0 {
-		notes = append(notes, fmt.Sprintf("pages of %d items (Limit)", q.Limit))
-	}
-	if q.CountOnly {
-		notes = append(notes, "Select = COUNT: counts, returns no items")
-	}
-	r.Note = strings.Join(notes, "; ")
-	return r
+	return []*Request{r}
 }
 
 // Describe implements Node.
-func (q *Query) Describe() (string, []string, []Node) {
-	r := q.Request()
-	if r.Per == "statement" {
-		r.Per = ""
+func (q *Query) Describe() (string, []string) { return describeOne(q.Requests()[0]) }
+
+func indexKind(index string, local bool) string {
+	switch {
+	case index == "":
+		return ""
+	case local:
+		return "local"
 	}
-	return r.title(), r.details(), nil
+	return "global"
 }
 
 // Lookup is one entity a BatchGet reads: its full base key for each outer
@@ -135,10 +170,18 @@ type Lookup struct {
 	// Keys lists full keys; with bound columns each is rendered once per
 	// outer row, and constants once in all.
 	Keys [][]*KeyValue
-	// Refetch marks a lookup of the same slot's base item after a read
-	// through an index that does not project every needed attribute: the
-	// fetched row replaces the index row.
-	Refetch bool
+}
+
+// Constant reports whether the lookup's keys depend on no outer row.
+func (l *Lookup) Constant() bool {
+	for _, k := range l.Keys {
+		for _, kv := range k {
+			if !kv.Constant() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // BatchGet reads items by full key with BatchGetItem: at most 100 distinct
@@ -149,63 +192,94 @@ type BatchGet struct {
 	Lookups    []*Lookup
 	Project    []string
 	Consistent bool
+	m          *mapping.Mapping
 }
 
-// Request describes the BatchGetItem sent.
-func (b *BatchGet) Request() *Request {
-	var keys []string
+// Inputs implements Node: a BatchGet reads no other step (a Join gives
+// it the outer rows its keys are bound to).
+func (b *BatchGet) Inputs() []Node { return nil }
+
+// Requests describes the BatchGetItem sent.
+func (b *BatchGet) Requests() []*Request {
 	var reads []Read
 	bound := false
+	var all []map[string]types.AttributeValue
 	for _, l := range b.Lookups {
-		for _, k := range l.Keys {
-			keys = append(keys, keyString(k))
-			for _, kv := range k {
-				bound = bound || !kv.Constant()
-			}
-		}
+		all = append(all, l.Render(Explaining)...)
 		reads = append(reads, l.Read)
+		bound = bound || !l.Constant()
 	}
-	r := &Request{Op: "BatchGetItem", Table: b.Table, Key: strings.Join(keys, " | "), Reads: readList(reads),
-		Project: b.Project, Consistent: b.Consistent, Per: "100 distinct keys"}
+	in, err := b.Build(all)
+	if err != nil {
+		return []*Request{{Op: "BatchGetItem", Table: b.Table}}
+	}
+	r := DescribeRequest(b.m, "BatchGetItem", in)
+	r.Reads, r.Per = readList(reads), "100 distinct keys"
 	if bound {
 		r.Per = "100 distinct keys of outer rows"
 	}
-	return r
+	return []*Request{r}
 }
 
 // Describe implements Node.
-func (b *BatchGet) Describe() (string, []string, []Node) {
-	r := b.Request()
-	return r.title(), r.details(), nil
+func (b *BatchGet) Describe() (string, []string) { return describeOne(b.Requests()[0]) }
+
+func (b *BatchGet) reads() []Read {
+	var rs []Read
+	for _, l := range b.Lookups {
+		rs = append(rs, l.Read)
+	}
+	return rs
 }
 
 // Join extends each row of Outer with the rows that Inner reads for it.
 // Inner is a *BatchGet or a *Query whose keys bind Outer's columns; On is
-// checked on each combined row. A Left join keeps outer rows that find
-// nothing, with NULLs in the inner slots.
+// checked on each combined row, and Kind says what is kept (Inner,
+// LeftOuter, Semi, Anti).
 type Join struct {
 	Outer Node
 	Inner Node
-	Left  bool
+	Kind  JoinKind
 	On    parser.Expr
 	// Slots are the slots Inner fills.
 	Slots []int
 }
 
+// Inputs implements Node.
+func (j *Join) Inputs() []Node { return []Node{j.Outer, j.Inner} }
+
 // Describe implements Node.
-func (j *Join) Describe() (string, []string, []Node) {
-	if bg, ok := j.Inner.(*BatchGet); ok && len(bg.Lookups) == 1 && bg.Lookups[0].Refetch {
-		r := bg.Lookups[0].Read
-		return "fetch-base-items " + r.Alias + " (the index does not project every needed column)", nil, []Node{j.Outer, j.Inner}
-	}
+func (j *Join) Describe() (string, []string) {
 	title := "lookup-join"
-	if j.Left {
+	switch j.Kind {
+	case LeftOuter:
 		title = "left-lookup-join"
+	case Semi:
+		title = "semi-lookup-join"
+	case Anti:
+		title = "anti-lookup-join"
 	}
 	if j.On != nil {
 		title += " " + parser.Format(j.On)
 	}
-	return title, nil, []Node{j.Outer, j.Inner}
+	return title, nil
+}
+
+// Refetch replaces the row of Slot, read through an index that does not
+// project every attribute the statement needs, by the base item Get reads
+// by its full key. A row whose base item is gone is dropped.
+type Refetch struct {
+	Input Node
+	Get   *BatchGet
+	Slot  int
+}
+
+// Inputs implements Node.
+func (r *Refetch) Inputs() []Node { return []Node{r.Input, r.Get} }
+
+// Describe implements Node.
+func (r *Refetch) Describe() (string, []string) {
+	return "fetch-base-items " + r.Get.Lookups[0].Read.Alias + " (the index does not project every needed column)", nil
 }
 
 // PartitionJoin joins the entities one Query read from a single
@@ -220,23 +294,22 @@ type PartitionJoin struct {
 type PartitionStep struct {
 	Slot  int
 	Alias string
-	Left  bool
+	Kind  JoinKind
 	On    parser.Expr // nil for the first step
 }
 
+// Inputs implements Node.
+func (p *PartitionJoin) Inputs() []Node { return []Node{p.Input} }
+
 // Describe implements Node.
-func (p *PartitionJoin) Describe() (string, []string, []Node) {
+func (p *PartitionJoin) Describe() (string, []string) {
 	var parts []string
 	for _, s := range p.Steps[1:] {
-		kind := "join"
-		if s.Left {
-			kind = "left join"
-		}
 		on := ""
 		if s.On != nil {
 			on = " on " + parser.Format(s.On)
 		}
-		parts = append(parts, fmt.Sprintf("%s %s%s", kind, s.Alias, on))
+		parts = append(parts, fmt.Sprintf("%s %s%s", s.Kind, s.Alias, on))
 	}
-	return "partition-join " + strings.Join(parts, "; "), nil, []Node{p.Input}
+	return "partition-join " + strings.Join(parts, "; "), nil
 }

@@ -85,6 +85,15 @@ func (s *scope) column(c *parser.Column) (*parser.Column, error) {
 			found = append(found, i)
 		}
 	}
+	if len(found) == 0 {
+		// An attribute no mapping declares: an open entity's, if exactly
+		// one table of the statement is open.
+		for i, sl := range s.slots {
+			if sl.Entity.HasColumn(c.Name) {
+				found = append(found, i)
+			}
+		}
+	}
 	switch len(found) {
 	case 1:
 		return &parser.Column{Table: s.slots[found[0]].Alias, Name: c.Name, Pos: c.Pos}, nil
@@ -135,7 +144,7 @@ func (s *scope) checkTypes(e parser.Expr) error {
 			return
 		}
 		typ, got := s.typeOf(c), value.TypeName(lit.Value)
-		if typ == got || (typ != "S" && typ != "N" && typ != "BOOL") {
+		if typ == got || (typ != "S" && typ != "N" && typ != "B" && typ != "BOOL") {
 			return
 		}
 		err = errs.New(errs.Invalid, "column %s.%s is %s but is compared with %s %s", c.Table, c.Name, typeWord[typ], typeWord[got], parser.Format(lit)).
@@ -161,7 +170,7 @@ func (s *scope) checkTypes(e parser.Expr) error {
 	return err
 }
 
-var typeWord = map[string]string{"S": "a string (S)", "N": "a number (N)", "BOOL": "a boolean (BOOL)",
+var typeWord = map[string]string{"S": "a string (S)", "N": "a number (N)", "B": "a binary (B)", "BOOL": "a boolean (BOOL)",
 	"L": "a list (L)", "M": "a map (M)", "SS": "a string set (SS)", "NS": "a number set (NS)", "NULL": "NULL"}
 
 func typeHint(typ string) string {
@@ -170,6 +179,8 @@ func typeHint(typ string) string {
 		return "quote the value: 'text'"
 	case "N":
 		return "write the number without quotes"
+	case "B":
+		return "write the bytes as X'0a1b...'"
 	}
 	return "write TRUE or FALSE"
 }
@@ -231,7 +242,7 @@ func inTerms(e parser.Expr) (*parser.In, bool) {
 // hasColumn reports whether any table of the statement has a column name.
 func (s *scope) hasColumn(name string) bool {
 	for _, sl := range s.slots {
-		if _, ok := sl.Entity.Columns[name]; ok {
+		if sl.Entity.HasColumn(name) {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -31,7 +32,7 @@ func (p *Planner) planWrite(sql string, stmt parser.Statement, args []value.Valu
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{SQL: sql, Root: root, Writes: writes}
+	plan := &Plan{SQL: sql, Mapping: p.m, Root: root, Writes: writes}
 	if !writes {
 		plan.Columns = CopyCheckColumns
 	}
@@ -64,10 +65,10 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 				row[col] = v
 			}
 		}
-		if err := checkKeys(e, row); err != nil {
+		if _, err := e.Item(row); err != nil {
 			return nil, rowErr(err, i, len(s.Rows)).At(sql, s.Pos)
 		}
-		key := renderedKey(e, row)
+		key := baseKeyText(e, row)
 		if prev, dup := seen[key]; dup {
 			return nil, errs.New(errs.Invalid, "rows %d and %d of the INSERT have the same key (%s)", prev+1, i+1, key).At(sql, s.Pos)
 		}
@@ -95,7 +96,7 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		if ins.FanOuts, err = p.copiesFollow(sql, s.Pos, e, set); err != nil {
 			return nil, err
 		}
-		ins.OnDuplicate = set
+		ins.OnDuplicate = &UpdateRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: e, Alias: e.Name, Set: set}
 		return ins, nil
 	}
 	ins.Batches = batches(e, ins.Rows)
@@ -129,22 +130,13 @@ func constant(e parser.Expr, args []value.Value) (value.Value, error) {
 	return nil, errs.New(errs.Unsupported, "VALUES takes constants, not %s", parser.Format(e))
 }
 
-// checkKeys renders every key template of e from row, so that a missing
-// key column is an error before any request, naming the column.
-func checkKeys(e *mapping.Entity, row mapping.Row) error {
-	for _, attr := range keyAttrs(e) {
-		t := e.Templates[attr]
-		if _, err := t.Render(row); err != nil {
-			for _, c := range t.Columns() {
-				if row[c] == nil {
-					return errs.New(errs.Invalid, "%s needs a value for %s: it is part of the key %s = %q", e.Name, c, attr, t.Raw).
-						WithHint("give %s a non-empty value", c)
-				}
-			}
-			return errs.New(errs.Invalid, "%s key %s = %q: %v", e.Name, attr, t.Raw, err)
-		}
+// baseKeyText prints a row's base key as messages show it.
+func baseKeyText(e *mapping.Entity, row mapping.Row) string {
+	key, err := e.BaseKey(row)
+	if err != nil {
+		return "?"
 	}
-	return nil
+	return describer{e.Mapping()}.key(key)
 }
 
 // batches splits rows into transactions of at most 100 items and about
@@ -152,43 +144,10 @@ func checkKeys(e *mapping.Entity, row mapping.Row) error {
 func batches(e *mapping.Entity, rows []mapping.Row) []int {
 	sizes := make([]int, len(rows))
 	for i, row := range rows {
-		sizes[i] = ItemSize(e, row)
+		it, _ := e.Item(row)
+		sizes[i] = limits.ItemSize(it)
 	}
-	return Batches(sizes, maxTransactItems, 0)
-}
-
-// Batches splits actions of the given estimated sizes, in order, into
-// transactions of at most maxItems actions whose sizes, plus reserved
-// bytes the transaction carries besides, stay under about 4 MB
-// (DYNAMODB.md 3.1). It returns the end index (exclusive) of each; an
-// action too large for any transaction goes alone, for DynamoDB to
-// refuse.
-func Batches(sizes []int, maxItems, reserved int) []int {
-	var ends []int
-	n, size := 0, reserved
-	for i, s := range sizes {
-		if n == maxItems || (n > 0 && size+s > maxTransactBytes) {
-			ends = append(ends, i)
-			n, size = 0, reserved
-		}
-		n++
-		size += s
-	}
-	return append(ends, len(sizes))
-}
-
-// ItemSize estimates the size DynamoDB counts for the item of row:
-// attribute names plus values.
-func ItemSize(e *mapping.Entity, row mapping.Row) int {
-	size := 0
-	for attr, t := range e.Templates {
-		s, _ := t.Render(row)
-		size += len(attr) + len(s)
-	}
-	for col, v := range row {
-		size += len(col) + len(value.Text(v)) + 1
-	}
-	return size
+	return limits.Batches(sizes, limits.TransactItems, 0)
 }
 
 // assignments resolves SET (or ON DUPLICATE KEY UPDATE) against the
@@ -266,31 +225,10 @@ func copiesOf(m *mapping.Mapping, e *mapping.Entity, col string) []*mapping.Copy
 	return out
 }
 
-// copier returns the entity holding copy c.
-func copier(m *mapping.Mapping, c *mapping.Copy) *mapping.Entity {
-	for _, name := range m.EntityNames() {
-		if m.Entities[name].Copies[c.Column] == c {
-			return m.Entities[name]
-		}
-	}
-	return nil
-}
-
 func (p *Planner) fanOut(c *mapping.Copy) (*FanOut, error) {
-	cp := copier(p.m, c)
-	if !p.m.ProjectsAll(c.Path, cp, []string{c.Column}) {
+	if !p.m.ProjectsAll(c.Path, c.Copier, []string{c.Column}) {
 		return nil, errs.New(errs.Unsupported, "the copies %s.%s are found through index %s, which does not project %s",
-			cp.Name, c.Column, c.Path.Index, c.Column).WithHint("project ALL attributes (or INCLUDE %s) in %s", c.Column, c.Path.Index)
+			c.Copier.Name, c.Column, c.Path.Index, c.Column).WithHint("project ALL attributes (or INCLUDE %s) in %s", c.Column, c.Path.Index)
 	}
-	return &FanOut{Table: p.m.Table, Copy: c, Copier: cp, SourceKey: sourceKeyColumn(c.Source)}, nil
-}
-
-// sourceKeyColumn is the one column a copy's source is keyed by (the
-// mapping checks there is exactly one).
-func sourceKeyColumn(e *mapping.Entity) string {
-	var cols []string
-	for _, attr := range baseAttrs(e) {
-		cols = append(cols, e.Templates[attr].Columns()...)
-	}
-	return cols[0]
+	return &FanOut{Table: p.m.Table, Copy: c}, nil
 }

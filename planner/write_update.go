@@ -43,14 +43,11 @@ func (t *target) addUnchanged(col string) {
 		add(col)
 		return
 	}
-	base := baseAttrs(t.e)
-	for _, attr := range base {
-		if slices.Contains(t.e.Templates[attr].Columns(), col) {
-			return
-		}
+	if slices.Contains(t.e.BaseKeyColumns(), col) {
+		return
 	}
-	for _, attr := range sortedNames(t.e.Templates) {
-		if !slices.Contains(base, attr) && slices.Contains(t.e.Templates[attr].Columns(), col) {
+	for _, attr := range t.e.KeyAttrs() {
+		if slices.Contains(t.e.Key(attr).Columns(), col) {
 			add(attr)
 		}
 	}
@@ -197,7 +194,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 		return nil, err
 	}
 	for _, a := range set {
-		if cs := copiesOf(p.m, e, ""); len(cs) > 0 && e.IsKeyColumn(a.Column) && a.Column == sourceKeyColumn(e) {
+		if cs := copiesOf(p.m, e, ""); len(cs) > 0 && e.IsKeyColumn(a.Column) && a.Column == cs[0].SourceKeyColumn() {
 			return nil, errs.New(errs.Unsupported, "SET %s would orphan the copies of %s.%s, which are found by it", a.Column, e.Name, cs[0].SourceColumn).
 				At(sql, s.Pos).WithHint("INSERT the new %s row, then UPDATE the copies' %s", e.Name, cs[0].KeyColumn)
 		}
@@ -228,7 +225,9 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 // checkKeyAssign refuses an assignment that would leave a key template
 // of e unrenderable (NULL, an empty string, a value no key can hold), so
 // that a move fails before any request, naming the column and the key,
-// rather than after the read. A wrong type is refused by assignments.
+// rather than after the read. NULL is allowed for a column only optional
+// indexes use: the item leaves them. A wrong type is refused by
+// assignments.
 func checkKeyAssign(e *mapping.Entity, a *Assign) error {
 	if !e.IsKeyColumn(a.Column) {
 		return nil
@@ -237,17 +236,20 @@ func checkKeyAssign(e *mapping.Entity, a *Assign) error {
 	if !ok {
 		return nil // col = col + n: a number, as the key held one
 	}
-	for _, attr := range keyAttrs(e) {
-		t := e.Templates[attr]
-		if !slices.Contains(t.Columns(), a.Column) {
+	if lit.Value == nil && e.IsOptionalKeyColumn(a.Column) {
+		return nil
+	}
+	for _, attr := range e.KeyAttrs() {
+		k := e.Key(attr)
+		if !slices.Contains(k.Columns(), a.Column) {
 			continue
 		}
 		row := mapping.Row{}
-		for _, c := range t.Columns() {
-			row[c] = "x"
+		for _, c := range k.Columns() {
+			row[c] = sample[e.Columns[c]]
 		}
 		row[a.Column] = lit.Value
-		if _, err := t.Render(row); err != nil {
+		if _, err := k.Value(row); err != nil {
 			what := "cannot hold it"
 			if lit.Value == nil {
 				what = "cannot be NULL"
@@ -255,12 +257,16 @@ func checkKeyAssign(e *mapping.Entity, a *Assign) error {
 				what = "cannot be empty"
 			}
 			return errs.New(errs.Invalid, "SET %s = %s: %s is part of the key %s = %q of %s, which %s",
-				a.Column, parser.Format(lit), a.Column, attr, t.Raw, e.Name, what).
+				a.Column, parser.Format(lit), a.Column, attr, k.Raw, e.Name, what).
 				WithHint("give %s a non-empty value, or DELETE the row", a.Column)
 		}
 	}
 	return nil
 }
+
+// sample holds a value of each key column type, to try a key with one
+// column assigned.
+var sample = map[string]value.Value{"S": "x", "N": value.Number("1"), "B": value.Binary("x")}
 
 // copiesFollow checks that set assigns no copy (a copy follows its
 // source) and returns the fan-outs that keep the copies of the columns
@@ -308,7 +314,7 @@ func (p *Planner) planCheckCopies(sql string, s *parser.CheckCopies, args []valu
 		return nil, errs.New(errs.Invalid, "no column of the mapping is a copy of a column of %s", e.Name).At(sql, s.Pos)
 	}
 	if s.Where == nil {
-		key := sourceKeyColumn(e)
+		key := e.BaseKeyColumns()[0]
 		return nil, &errs.ScanRefusedError{
 			Base: errs.New(errs.Refused, "checking the copies of every %s row would need a Scan of %s", e.Name, p.m.Table).At(sql, s.Pos).
 				WithHint("name the source rows by key: WHERE %s = ... or WHERE %s IN (...)", key, key),

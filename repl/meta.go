@@ -193,7 +193,7 @@ func accessName(m *mapping.Mapping, ap *mapping.AccessPath) value.Value {
 	return fmt.Sprintf("index %s (%s)", ap.Index, proj)
 }
 
-func keyText(attr string, t *mapping.Template) value.Value {
+func keyText(attr string, t *mapping.Key) value.Value {
 	if t == nil {
 		return nil
 	}

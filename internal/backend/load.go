@@ -10,7 +10,6 @@ import (
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/retry"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 )
 
@@ -61,32 +60,23 @@ func Write(ctx context.Context, client *dynamodb.Client, m *mapping.Mapping, row
 }
 
 // Item renders the item stored for a dataset row: its present columns
-// plus every key attribute of its entity.
+// plus every key attribute of its entity (mapping.Entity.Item).
 func Item(m *mapping.Mapping, r DatasetRow) (map[string]types.AttributeValue, error) {
 	e, err := m.Entity(r.Entity)
 	if err != nil {
 		return nil, err
 	}
-	item := make(map[string]types.AttributeValue, len(r.Row)+len(e.Templates))
-	for col, v := range r.Row {
-		if v != nil {
-			item[col] = value.ToAttr(v)
-		}
-	}
-	for attr, t := range e.Templates {
-		s, err := t.Render(r.Row)
-		if err != nil {
-			return nil, errs.New(errs.Invalid, "dataset line %d: %s key %s = %q: %v", r.Line, e.Name, attr, t.Raw, err)
-		}
-		item[attr] = &types.AttributeValueMemberS{Value: s}
+	item, err := e.Item(r.Row)
+	if err != nil {
+		return nil, errs.New(errs.Invalid, "dataset line %d: %s", r.Line, errs.As(err).Message)
 	}
 	return item, nil
 }
 
 func keyText(m *mapping.Mapping, item map[string]types.AttributeValue) string {
-	parts := []string{m.PartitionKey + "=" + value.Text(value.FromAttr(item[m.PartitionKey]))}
-	if m.SortKey != "" {
-		parts = append(parts, m.SortKey+"="+value.Text(value.FromAttr(item[m.SortKey])))
+	parts := make([]string, 0, 2)
+	for _, attr := range m.BaseKeyAttrs() {
+		parts = append(parts, attr+"="+mapping.Text(item[attr]))
 	}
 	return strings.Join(parts, ", ")
 }

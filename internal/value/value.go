@@ -4,6 +4,9 @@
 package value
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -16,8 +19,11 @@ import (
 )
 
 // Value is one of: nil (SQL NULL, a missing attribute), string, Number,
-// bool, []Value (L), map[string]Value (M), StringSet, NumberSet.
+// Binary, bool, []Value (L), map[string]Value (M), StringSet, NumberSet.
 type Value = any
+
+// Binary is a DynamoDB B value.
+type Binary []byte
 
 // Number is a DynamoDB number kept as its decimal text, so that 38-digit
 // values survive a round trip; arithmetic goes through big.Rat.
@@ -80,6 +86,8 @@ func TypeName(v Value) string {
 		return "S"
 	case Number:
 		return "N"
+	case Binary:
+		return "B"
 	case bool:
 		return "BOOL"
 	case []Value:
@@ -96,7 +104,7 @@ func TypeName(v Value) string {
 
 // Compare orders a and b when both are non-NULL scalars of one type:
 // strings by UTF-8 bytes (as DynamoDB and SQLite's BINARY collation do),
-// numbers numerically, false before true. ok is false otherwise, which SQL
+// numbers numerically, binaries by unsigned bytes, false before true. ok is false otherwise, which SQL
 // treats as unknown.
 func Compare(a, b Value) (c int, ok bool) {
 	switch x := a.(type) {
@@ -117,6 +125,12 @@ func Compare(a, b Value) (c int, ok bool) {
 			return 0, false
 		}
 		return rx.Cmp(ry), true
+	case Binary:
+		y, ok := b.(Binary)
+		if !ok {
+			return 0, false
+		}
+		return bytes.Compare(x, y), true
 	case bool:
 		y, ok := b.(bool)
 		if !ok {
@@ -157,6 +171,8 @@ func Key(v Value) string {
 		return "S" + x
 	case Number:
 		return "N" + string(x)
+	case Binary:
+		return "X" + string(x)
 	case bool:
 		return "B" + strconv.FormatBool(x)
 	}
@@ -189,8 +205,8 @@ func Order(a, b Value) int {
 	return strings.Compare(Key(a), Key(b))
 }
 
-// FromAttr converts an SDK attribute value. B and BS, which mappings do not
-// declare, come back as their base64 text.
+// FromAttr converts an SDK attribute value. A binary set (BS), which
+// mappings cannot declare, comes back as a list of binaries.
 func FromAttr(av types.AttributeValue) Value {
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
@@ -225,8 +241,13 @@ func FromAttr(av types.AttributeValue) Value {
 		}
 		return s
 	case *types.AttributeValueMemberB:
-		b, _ := json.Marshal(x.Value)
-		return strings.Trim(string(b), `"`)
+		return Binary(slices.Clone(x.Value))
+	case *types.AttributeValueMemberBS:
+		l := make([]Value, len(x.Value))
+		for i, e := range x.Value {
+			l[i] = Binary(slices.Clone(e))
+		}
+		return l
 	}
 	return nil
 }
@@ -241,6 +262,8 @@ func ToAttr(v Value) types.AttributeValue {
 		return &types.AttributeValueMemberS{Value: x}
 	case Number:
 		return &types.AttributeValueMemberN{Value: string(x)}
+	case Binary:
+		return &types.AttributeValueMemberB{Value: slices.Clone([]byte(x))}
 	case bool:
 		return &types.AttributeValueMemberBOOL{Value: x}
 	case []Value:
@@ -268,11 +291,14 @@ func ToAttr(v Value) types.AttributeValue {
 }
 
 // JSON returns v in the shape encoding/json should print: numbers as
-// json.Number, sets as sorted arrays, NULL as nil.
+// json.Number, binaries as base64 text (as DynamoDB's JSON does), sets as
+// sorted arrays, NULL as nil.
 func JSON(v Value) any {
 	switch x := v.(type) {
 	case Number:
 		return json.Number(x)
+	case Binary:
+		return base64.StdEncoding.EncodeToString(x)
 	case []Value:
 		l := make([]any, len(x))
 		for i, e := range x {
@@ -300,7 +326,7 @@ func JSON(v Value) any {
 }
 
 // Text returns v as a person reads it in a table cell: strings bare,
-// NULL as "NULL", lists and maps as JSON.
+// NULL as "NULL", binaries as base64, lists and maps as JSON.
 func Text(v Value) string {
 	switch x := v.(type) {
 	case nil:
@@ -309,6 +335,8 @@ func Text(v Value) string {
 		return x
 	case Number:
 		return string(x)
+	case Binary:
+		return base64.StdEncoding.EncodeToString(x)
 	case bool:
 		return strconv.FormatBool(x)
 	}
@@ -317,21 +345,26 @@ func Text(v Value) string {
 }
 
 // Literal returns v as it would be written in SQL or EXPLAIN: strings
-// double-quoted, numbers bare, NULL as NULL.
+// double-quoted, numbers bare, binaries as X'hex', NULL as NULL.
 func Literal(v Value) string {
-	if s, ok := v.(string); ok {
-		return strconv.Quote(s)
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case Binary:
+		return "X'" + hex.EncodeToString(x) + "'"
 	}
 	return Text(v)
 }
 
 // FromGo converts a Go value passed as a statement argument: strings,
-// integers, floats, bools, nil, json.Number, []string (a string set),
+// integers, floats, bools, nil, json.Number, []byte (a binary), []string (a string set),
 // []any and map[string]any (lists and maps), or a Value itself.
 func FromGo(a any) (Value, error) {
 	switch x := a.(type) {
-	case nil, string, bool, Number, StringSet, NumberSet:
+	case nil, string, bool, Number, StringSet, NumberSet, Binary:
 		return x, nil
+	case []byte:
+		return Binary(slices.Clone(x)), nil
 	case int:
 		return Number(strconv.FormatInt(int64(x), 10)), nil
 	case int8, int16, int32, int64:
@@ -374,9 +407,11 @@ func FromGo(a any) (Value, error) {
 }
 
 // ToGo converts v to plain Go: string, int64 (whole numbers that fit),
-// float64, bool, nil, []any, map[string]any, []string.
+// float64, []byte, bool, nil, []any, map[string]any, []string.
 func ToGo(v Value) any {
 	switch x := v.(type) {
+	case Binary:
+		return []byte(x)
 	case Number:
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return i

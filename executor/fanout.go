@@ -5,11 +5,11 @@ import (
 	"errors"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/internal/retry"
 	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
@@ -43,10 +43,9 @@ func progressFrom(ctx context.Context) func(Progress) {
 
 // copyItem is one item carrying a copy, as the copy path's Query saw it.
 type copyItem struct {
-	key mapping.Row // the copier's row decoded from its keys
+	planner.CopyTarget
+	row mapping.Row // the copier's row decoded from its keys
 	id  string
-	av  map[string]types.AttributeValue // base key attributes
-	cur value.Value                     // the copy's value; nil when absent
 }
 
 type fanCount struct{ updated, skipped, left int64 }
@@ -54,43 +53,27 @@ type fanCount struct{ updated, skipped, left int64 }
 // findCopies queries f's copy path for the items that copy the source
 // row whose key column is keyVal.
 func (ex *Executor) findCopies(ctx context.Context, f *planner.FanOut, keyVal value.Value) ([]copyItem, error) {
-	p := f.Copy.Path
-	pk, err := p.PK.Render(mapping.Row{f.Copy.KeyColumn: keyVal})
-	if err != nil {
-		return nil, nil // a key no copy can hold
+	in, err := f.FindInput(keyVal)
+	if err != nil || in == nil {
+		return nil, err
 	}
-	kc := expression.Key(p.PKAttr).Equal(expression.Value(&types.AttributeValueMemberS{Value: pk}))
-	if prefix := f.SKPrefix(); prefix != "" {
-		kc = kc.And(expression.Key(p.SKAttr).BeginsWith(prefix))
-	}
-	proj, _ := projection(f.Project())
-	expr, err := expression.NewBuilder().WithKeyCondition(kc).WithProjection(proj).Build()
-	if err != nil {
-		return nil, internal("building the copies' Query: %v", err)
-	}
-	in := &dynamodb.QueryInput{TableName: aws.String(f.Table), KeyConditionExpression: expr.KeyCondition(),
-		ProjectionExpression: expr.Projection(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
-	if !p.IsBase() {
-		in.IndexName = aws.String(p.Index)
-	}
-	items, err := ex.newRun(nil).queryAll(ctx, in)
+	r := ex.newRun(nil)
+	items, err := r.queryAll(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	var out []copyItem
 	for _, it := range items {
-		if ex.m.Classify(it, []*mapping.Entity{f.Copier}) == nil {
+		if ex.m.Classify(it, []*mapping.Entity{f.Copier()}) == nil {
 			continue
 		}
-		c := copyItem{key: f.Copier.Decode(it), id: itemID(ex.m, it), av: map[string]types.AttributeValue{}}
-		for _, attr := range []string{ex.m.PartitionKey, ex.m.SortKey} {
-			if attr != "" {
-				c.av[attr] = it[attr]
-			}
+		c := copyItem{row: f.Copier().Decode(it), id: ex.m.ItemID(it)}
+		c.Key = map[string]types.AttributeValue{}
+		for _, attr := range ex.m.BaseKeyAttrs() {
+			c.Key[attr] = it[attr]
 		}
 		if av, ok := it[f.Copy.Column]; ok {
-			c.cur = value.FromAttr(av)
+			c.Current = value.FromAttr(av)
 		}
 		out = append(out, c)
 	}
@@ -109,7 +92,7 @@ func (ex *Executor) findCopies(ctx context.Context, f *planner.FanOut, keyVal va
 // fan-out is idempotent.
 func (ex *Executor) fanOut(ctx context.Context, f *planner.FanOut, src mapping.Row) (fanCount, error) {
 	var n fanCount
-	keyVal := src[f.SourceKey]
+	keyVal := src[f.SourceKey()]
 	if keyVal == nil {
 		return n, nil
 	}
@@ -122,7 +105,7 @@ func (ex *Executor) fanOut(ctx context.Context, f *planner.FanOut, src mapping.R
 		}
 		var stale []copyItem
 		for _, c := range all {
-			if !tried[c.id] && value.Key(c.cur) != value.Key(want) {
+			if !tried[c.id] && value.Key(c.Current) != value.Key(want) {
 				tried[c.id] = true
 				stale = append(stale, c)
 			}
@@ -154,7 +137,7 @@ type copyRun struct {
 
 func (cr *copyRun) progress() {
 	if cr.report != nil {
-		cr.report(Progress{Copy: cr.f.Copier.Name + "." + cr.f.Copy.Column, Source: cr.f.Copy.Source.Name + " " + keyDesc(cr.f.Copy.Source, cr.src),
+		cr.report(Progress{Copy: cr.f.Copier().Name + "." + cr.f.Copy.Column, Source: cr.f.Copy.Source.Name + " " + keyDesc(cr.f.Copy.Source, cr.src),
 			Stale: cr.stale, Updated: cr.n.updated, Skipped: cr.n.skipped})
 	}
 }
@@ -162,24 +145,24 @@ func (cr *copyRun) progress() {
 // rewriteCopies sets each stale copy to want, guarded by the value it was
 // seen with. The copies go in TransactWriteItems of up to
 // planner.CopiesPerTransact updates, fewer when their estimated size
-// would pass DynamoDB's 4 MB limit (a long value copied many times), each with a ConditionCheck that the
-// source item exists and still holds want: a copy is never written with
-// a value its source no longer holds. A failed source check means a later
-// change of the source owns the copies: the rewrite stops with a
-// conflict. A copy whose own guard fails is dropped (skipped, or already
-// right when it holds want) and the rest are sent again. The transactions
-// go one after the other: run together, their checks of the one source
-// item would conflict. n holds the counts so far; the result adds this
-// rewrite's.
+// would pass DynamoDB's 4 MB limit (a long value copied many times), each
+// with a ConditionCheck that the source item exists and still holds want:
+// a copy is never written with a value its source no longer holds. A
+// failed source check means a later change of the source owns the
+// copies: the rewrite stops with a conflict. A copy whose own guard fails
+// is dropped (skipped, or already right when it holds want) and the rest
+// are sent again. The transactions go one after the other: run together,
+// their checks of the one source item would conflict. n holds the counts
+// so far; the result adds this rewrite's.
 func (ex *Executor) rewriteCopies(ctx context.Context, f *planner.FanOut, src mapping.Row, stale []copyItem, want value.Value, n fanCount) (fanCount, error) {
-	srcKey, err := ex.baseKey(f.Copy.Source, src)
+	srcKey, err := f.Copy.Source.BaseKey(src)
 	if err != nil {
 		return n, err
 	}
 	cr := &copyRun{ex: ex, f: f, src: src, srcKey: srcKey, want: want, n: n, stale: int64(len(stale)), report: progressFrom(ctx)}
 	var rest []copyItem
 	for _, c := range stale {
-		if sameKey(c.av, srcKey) {
+		if ex.m.ItemID(c.Key) == ex.m.ItemID(srcKey) {
 			// The source item copies itself: no transaction may touch
 			// one item twice, so its update carries the source's check.
 			if err := cr.updateSelf(ctx, c); err != nil {
@@ -197,7 +180,7 @@ func (ex *Executor) rewriteCopies(ctx context.Context, f *planner.FanOut, src ma
 		sizes[i] = cr.size(c)
 	}
 	start := 0
-	for _, end := range planner.Batches(sizes, planner.CopiesPerTransact, cr.checkSize()) {
+	for _, end := range limits.Batches(sizes, planner.CopiesPerTransact, cr.checkSize()) {
 		if err := cr.batch(ctx, rest[start:end]); err != nil {
 			return cr.finish(err)
 		}
@@ -206,16 +189,12 @@ func (ex *Executor) rewriteCopies(ctx context.Context, f *planner.FanOut, src ma
 	return cr.n, nil
 }
 
-// size estimates what the update of copy c adds to a transaction: the
-// item as the update leaves it, as far as the Query saw it (its key
-// attributes and the copy, by the INSERT path's planner.ItemSize), and
-// the value its guard compares with.
+// size estimates what the update of copy c adds to a transaction: its
+// key, the value written and the value its guard compares with.
 func (cr *copyRun) size(c copyItem) int {
-	row := cloneRow(c.key)
-	row[cr.f.Copy.Column] = cr.want
-	n := planner.ItemSize(cr.f.Copier, row)
-	if c.cur != nil {
-		n += len(value.Text(c.cur))
+	n := limits.ItemSize(c.Key) + len(cr.f.Copy.Column) + len(value.Text(cr.want))
+	if c.Current != nil {
+		n += len(value.Text(c.Current))
 	}
 	return n
 }
@@ -223,44 +202,12 @@ func (cr *copyRun) size(c copyItem) int {
 // checkSize estimates the ConditionCheck on the source each transaction
 // carries: the source's key and the value it must hold.
 func (cr *copyRun) checkSize() int {
-	return planner.ItemSize(cr.f.Copy.Source, mapping.Row{cr.f.SourceKey: cr.src[cr.f.SourceKey], cr.f.Copy.SourceColumn: cr.want})
+	return limits.ItemSize(cr.srcKey) + len(cr.f.Copy.SourceColumn) + len(value.Text(cr.want))
 }
 
 func (cr *copyRun) finish(err error) (fanCount, error) {
 	cr.n.left += cr.stale - cr.done
 	return cr.n, err
-}
-
-// sourceCond requires the source item to exist and hold want.
-func (cr *copyRun) sourceCond() expression.ConditionBuilder {
-	name := expression.Name(cr.f.Copy.SourceColumn)
-	holds := expression.AttributeNotExists(name)
-	if cr.want != nil {
-		holds = expression.Equal(name, expression.Value(value.ToAttr(cr.want)))
-	}
-	return expression.And(expression.AttributeExists(expression.Name(cr.ex.m.PartitionKey)), holds)
-}
-
-// copyUpdate builds the update of one copy to want, guarded by the value
-// the Query saw, and by more.
-func (cr *copyRun) copyUpdate(c copyItem, more ...expression.ConditionBuilder) (expression.Expression, error) {
-	name := expression.Name(cr.f.Copy.Column)
-	var ub expression.UpdateBuilder
-	if cr.want == nil {
-		ub = ub.Remove(name)
-	} else {
-		ub = ub.Set(name, expression.Value(value.ToAttr(cr.want)))
-	}
-	seen := expression.AttributeNotExists(name)
-	if c.cur != nil {
-		seen = expression.Equal(name, expression.Value(value.ToAttr(c.cur)))
-	}
-	expr, err := expression.NewBuilder().WithUpdate(ub).
-		WithCondition(buildCond(expression.AttributeExists(expression.Name(cr.ex.m.PartitionKey)), append([]expression.ConditionBuilder{seen}, more...)...)).Build()
-	if err != nil {
-		return expr, internal("building a copy's update: %v", err)
-	}
-	return expr, nil
 }
 
 // sourceMoved is the error of a fan-out overtaken by a later change of
@@ -276,7 +223,7 @@ func (cr *copyRun) sourceMoved(now map[string]types.AttributeValue) error {
 		what += " (it holds " + value.Literal(cur) + ")"
 	}
 	base := errs.New(errs.Conflict, "%s %s %s: a newer change of %s %s is fanning out to %s.%s; this statement's fan-out stopped and wrote nothing stale (%d copies updated, %d skipped, %d left to the newer change)",
-		e.Name, keyDesc(e, cr.src), what, e.Name, keyDesc(e, cr.src), cr.f.Copier.Name, cr.f.Copy.Column, cr.n.updated, cr.n.skipped, cr.stale-cr.done)
+		e.Name, keyDesc(e, cr.src), what, e.Name, keyDesc(e, cr.src), cr.f.Copier().Name, cr.f.Copy.Column, cr.n.updated, cr.n.skipped, cr.stale-cr.done)
 	return &errs.ConditionFailedError{Base: base, Entity: e.Name, Key: keyStrings(cr.srcKey)}
 }
 
@@ -291,31 +238,17 @@ func (cr *copyRun) sourceMoved(now map[string]types.AttributeValue) error {
 // no item, or stops at the first failed condition (minidyn), has the
 // copies still pending read again to tell which to drop.
 func (cr *copyRun) batch(ctx context.Context, pending []copyItem) error {
-	check, err := expression.NewBuilder().WithCondition(cr.sourceCond()).Build()
+	build := func() (*dynamodb.TransactWriteItemsInput, error) {
+		targets := make([]planner.CopyTarget, len(pending))
+		for i, c := range pending {
+			targets[i] = c.CopyTarget
+		}
+		return cr.f.TransactInput(cr.srcKey, cr.want, targets)
+	}
+	tx, err := build()
 	if err != nil {
-		return internal("building the source's check: %v", err)
+		return err
 	}
-	table := aws.String(cr.f.Table)
-	build := func() *dynamodb.TransactWriteItemsInput {
-		tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-			TransactItems: []types.TransactWriteItem{{ConditionCheck: &types.ConditionCheck{TableName: table, Key: cr.srcKey,
-				ConditionExpression: check.Condition(), ExpressionAttributeNames: check.Names(), ExpressionAttributeValues: check.Values(),
-				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}}}
-		for _, c := range pending {
-			expr, _ := cr.copyUpdate(c) // built once below with the same inputs: cannot fail here
-			tx.TransactItems = append(tx.TransactItems, types.TransactWriteItem{Update: &types.Update{TableName: table, Key: c.av,
-				UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-				ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
-		}
-		return tx
-	}
-	for _, c := range pending {
-		if _, err := cr.copyUpdate(c); err != nil {
-			return err
-		}
-	}
-	tx := build()
 	resent, retries := false, 0
 	for len(pending) > 0 {
 		_, err := cr.ex.client.TransactWriteItems(ctx, tx, cr.ex.optFns(ctx)...)
@@ -365,7 +298,7 @@ func (cr *copyRun) batch(ctx context.Context, pending []copyItem) error {
 				}
 				cr.drop(r.Item, resent)
 			default:
-				return note(backendError("TransactWriteItems", err), "%s %s: %s", cr.f.Copier.Name, keyDesc(cr.f.Copier, c.key), code)
+				return note(backendError("TransactWriteItems", err), "%s %s: %s", cr.f.Copier().Name, keyDesc(cr.f.Copier(), c.row), code)
 			}
 		}
 		if unknown {
@@ -375,7 +308,9 @@ func (cr *copyRun) batch(ctx context.Context, pending []copyItem) error {
 		}
 		cr.progress()
 		pending = keep
-		tx = build()
+		if tx, err = build(); err != nil {
+			return err
+		}
 		resent, retries = false, 0
 	}
 	return nil
@@ -406,27 +341,21 @@ func (cr *copyRun) drop(item map[string]types.AttributeValue, resent bool) {
 // Query saw: the copies a transaction without the failed items' values
 // was cancelled by.
 func (cr *copyRun) reread(ctx context.Context, pending []copyItem, resent bool) ([]copyItem, error) {
-	ka := types.KeysAndAttributes{ConsistentRead: aws.Bool(true)}
-	proj, err := expression.NewBuilder().WithProjection(expression.NamesList(expression.Name(cr.ex.m.PartitionKey),
-		expression.Name(cr.ex.m.SortKey), expression.Name(cr.f.Copy.Column))).Build()
-	if cr.ex.m.SortKey == "" {
-		proj, err = expression.NewBuilder().WithProjection(expression.NamesList(expression.Name(cr.ex.m.PartitionKey),
-			expression.Name(cr.f.Copy.Column))).Build()
+	keys := make([]map[string]types.AttributeValue, len(pending))
+	for i, c := range pending {
+		keys[i] = c.Key
 	}
+	in, err := cr.f.RereadInput(keys)
 	if err != nil {
-		return nil, internal("projection: %v", err)
+		return nil, err
 	}
-	ka.ProjectionExpression, ka.ExpressionAttributeNames = proj.Projection(), proj.Names()
-	for _, c := range pending {
-		ka.Keys = append(ka.Keys, c.av)
-	}
-	items, err := cr.ex.newRun(nil).batchGetChunk(ctx, cr.f.Table, ka)
+	items, err := cr.ex.batchGetAll(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	found := map[string]map[string]types.AttributeValue{}
 	for _, it := range items {
-		found[itemID(cr.ex.m, it)] = it
+		found[cr.ex.m.ItemID(it)] = it
 	}
 	var keep []copyItem
 	for _, c := range pending {
@@ -435,7 +364,7 @@ func (cr *copyRun) reread(ctx context.Context, pending []copyItem, resent bool) 
 		if av, ok := it[cr.f.Copy.Column]; ok {
 			cur = value.FromAttr(av)
 		}
-		if it != nil && value.Key(cur) == value.Key(c.cur) {
+		if it != nil && value.Key(cur) == value.Key(c.Current) {
 			keep = append(keep, c)
 			continue
 		}
@@ -447,15 +376,11 @@ func (cr *copyRun) reread(ctx context.Context, pending []copyItem, resent bool) 
 // updateSelf rewrites a copy held by the source item itself, in one
 // UpdateItem whose guard is the copy's and the source's.
 func (cr *copyRun) updateSelf(ctx context.Context, c copyItem) error {
-	expr, err := cr.copyUpdate(c, cr.sourceCond())
+	in, err := cr.f.SelfUpdateInput(c.CopyTarget, cr.want)
 	if err != nil {
 		return err
 	}
-	_, err = cr.ex.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(cr.f.Table), Key: c.av,
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal}, cr.ex.optFns(ctx)...)
+	_, err = cr.ex.client.UpdateItem(ctx, in, cr.ex.optFns(ctx)...)
 	if ccf, ok := isConditionFailed(err); ok {
 		if ccf.Item == nil || value.Key(value.FromAttr(ccf.Item[cr.f.Copy.SourceColumn])) != value.Key(cr.want) {
 			return cr.sourceMoved(ccf.Item)
@@ -471,92 +396,4 @@ func (cr *copyRun) updateSelf(ctx context.Context, c copyItem) error {
 	cr.done++
 	cr.progress()
 	return nil
-}
-
-// copyDiff is one copy that differs from its source.
-type copyDiff struct {
-	f    *planner.FanOut
-	src  mapping.Row
-	copy copyItem
-}
-
-// diffs reads the source rows of a CHECK or REPAIR and returns every copy
-// of them that differs.
-func (ex *Executor) diffs(ctx context.Context, cc *planner.CopyCheck) ([]copyDiff, error) {
-	rows, err := ex.readRows(ctx, cc.Read, cc.Slots)
-	if err != nil {
-		return nil, err
-	}
-	var out []copyDiff
-	for _, src := range rows {
-		for _, f := range cc.FanOuts {
-			all, err := ex.findCopies(ctx, f, src[f.SourceKey])
-			if err != nil {
-				return nil, err
-			}
-			for _, c := range all {
-				if value.Key(c.cur) != value.Key(src[f.Copy.SourceColumn]) {
-					out = append(out, copyDiff{f: f, src: src, copy: c})
-				}
-			}
-		}
-	}
-	return out, nil
-}
-
-// checkCopies lists the copies that differ, one row each.
-func (ex *Executor) checkCopies(ctx context.Context, cc *planner.CopyCheck) ([][]value.Value, error) {
-	ds, err := ex.diffs(ctx, cc)
-	if err != nil {
-		return nil, err
-	}
-	var rows [][]value.Value
-	for _, d := range ds {
-		rows = append(rows, []value.Value{d.f.Copier.Name, keyDesc(d.f.Copier, d.copy.key), d.f.Copy.Column, d.copy.cur,
-			cc.Source.Name + " " + keyDesc(cc.Source, d.src), d.src[d.f.Copy.SourceColumn]})
-	}
-	return rows, nil
-}
-
-// repair rewrites the copies that differ, each guarded by the value seen.
-func (ex *Executor) repair(ctx context.Context, cc *planner.CopyCheck) (*Result, error) {
-	ds, err := ex.diffs(ctx, cc)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{}
-	for len(ds) > 0 {
-		// One rewrite per (copy, source row), in order.
-		f, src := ds[0].f, ds[0].src
-		var group []copyItem
-		var rest []copyDiff
-		for _, d := range ds {
-			if d.f == f && keyDesc(cc.Source, d.src) == keyDesc(cc.Source, src) {
-				group = append(group, d.copy)
-			} else {
-				rest = append(rest, d)
-			}
-		}
-		n, err := ex.rewriteCopies(ctx, f, src, group, src[f.Copy.SourceColumn], fanCount{})
-		res.Affected += n.updated
-		res.CopiesUpdated += n.updated
-		res.CopiesSkipped += n.skipped
-		if err != nil {
-			return res, note(err, "%d copies were repaired before the error; run REPAIR COPIES again to finish", res.CopiesUpdated)
-		}
-		ds = rest
-	}
-	return res, nil
-}
-
-// sliceRows yields rows computed in advance.
-type sliceRows struct{ rows [][]value.Value }
-
-func (s *sliceRows) next(context.Context) ([]value.Value, error) {
-	if len(s.rows) == 0 {
-		return nil, nil
-	}
-	r := s.rows[0]
-	s.rows = s.rows[1:]
-	return r, nil
 }

@@ -14,21 +14,25 @@ type Filter struct {
 	Cond  parser.Expr
 }
 
+// Inputs implements Node.
+func (f *Filter) Inputs() []Node { return []Node{f.Input} }
+
 // Describe implements Node.
-func (f *Filter) Describe() (string, []string, []Node) {
-	return "filter " + parser.Format(f.Cond), nil, []Node{f.Input}
-}
+func (f *Filter) Describe() (string, []string) { return "filter " + parser.Format(f.Cond), nil }
 
 // Union reads each input in turn and passes each row once, however many
 // inputs read it (rows are told apart by all their columns, which include
 // their keys).
 type Union struct {
-	Inputs []Node
+	Branches []Node
 }
 
+// Inputs implements Node.
+func (u *Union) Inputs() []Node { return u.Branches }
+
 // Describe implements Node.
-func (u *Union) Describe() (string, []string, []Node) {
-	return "union (a row read by two branches is kept once)", nil, u.Inputs
+func (u *Union) Describe() (string, []string) {
+	return "union (a row read by two branches is kept once)", nil
 }
 
 // Project computes the output columns from each joined row. Exprs may
@@ -40,10 +44,11 @@ type Project struct {
 	Names []string
 }
 
+// Inputs implements Node.
+func (p *Project) Inputs() []Node { return []Node{p.Input} }
+
 // Describe implements Node.
-func (p *Project) Describe() (string, []string, []Node) {
-	return "project " + exprList(p.Exprs), nil, []Node{p.Input}
-}
+func (p *Project) Describe() (string, []string) { return "project " + exprList(p.Exprs), nil }
 
 // Aggregate groups joined rows by Group and computes Exprs (which may
 // call aggregate functions) once per group. Without Group it yields one
@@ -56,8 +61,11 @@ type Aggregate struct {
 	Having parser.Expr
 }
 
+// Inputs implements Node.
+func (a *Aggregate) Inputs() []Node { return []Node{a.Input} }
+
 // Describe implements Node.
-func (a *Aggregate) Describe() (string, []string, []Node) {
+func (a *Aggregate) Describe() (string, []string) {
 	title := "aggregate " + exprList(a.Exprs)
 	var d []string
 	if len(a.Group) > 0 {
@@ -66,7 +74,7 @@ func (a *Aggregate) Describe() (string, []string, []Node) {
 	if a.Having != nil {
 		d = append(d, "having: "+parser.Format(a.Having))
 	}
-	return title, d, []Node{a.Input}
+	return title, d
 }
 
 // SortKey orders output rows by one output column.
@@ -82,8 +90,11 @@ type Sort struct {
 	Names []string // the columns' names, for EXPLAIN
 }
 
+// Inputs implements Node.
+func (s *Sort) Inputs() []Node { return []Node{s.Input} }
+
 // Describe implements Node.
-func (s *Sort) Describe() (string, []string, []Node) {
+func (s *Sort) Describe() (string, []string) {
 	parts := make([]string, len(s.Keys))
 	for i, k := range s.Keys {
 		parts[i] = s.Names[k.Column]
@@ -91,7 +102,7 @@ func (s *Sort) Describe() (string, []string, []Node) {
 			parts[i] += " DESC"
 		}
 	}
-	return "sort " + strings.Join(parts, ", "), nil, []Node{s.Input}
+	return "sort " + strings.Join(parts, ", "), nil
 }
 
 // Distinct drops repeated output rows.
@@ -99,10 +110,11 @@ type Distinct struct {
 	Input Node
 }
 
+// Inputs implements Node.
+func (d *Distinct) Inputs() []Node { return []Node{d.Input} }
+
 // Describe implements Node.
-func (d *Distinct) Describe() (string, []string, []Node) {
-	return "distinct", nil, []Node{d.Input}
-}
+func (d *Distinct) Describe() (string, []string) { return "distinct", nil }
 
 // Limit skips Offset rows, then passes at most Count (all when Count < 0).
 // Reads below it stop as soon as it has what it needs.
@@ -112,8 +124,11 @@ type Limit struct {
 	Count  int64
 }
 
+// Inputs implements Node.
+func (l *Limit) Inputs() []Node { return []Node{l.Input} }
+
 // Describe implements Node.
-func (l *Limit) Describe() (string, []string, []Node) {
+func (l *Limit) Describe() (string, []string) {
 	title := fmt.Sprintf("limit %d", l.Count)
 	if l.Count < 0 {
 		title = "limit all"
@@ -121,7 +136,7 @@ func (l *Limit) Describe() (string, []string, []Node) {
 	if l.Offset > 0 {
 		title += fmt.Sprintf(" offset %d", l.Offset)
 	}
-	return title, nil, []Node{l.Input}
+	return title, nil
 }
 
 // Trim keeps the first N output columns, dropping hidden sort keys.
@@ -130,9 +145,12 @@ type Trim struct {
 	N     int
 }
 
+// Inputs implements Node.
+func (t *Trim) Inputs() []Node { return []Node{t.Input} }
+
 // Describe implements Node.
-func (t *Trim) Describe() (string, []string, []Node) {
-	return fmt.Sprintf("keep the first %d column(s)", t.N), nil, []Node{t.Input}
+func (t *Trim) Describe() (string, []string) {
+	return fmt.Sprintf("keep the first %d column(s)", t.N), nil
 }
 
 var (
@@ -141,6 +159,7 @@ var (
 	_ Node = (*BatchGet)(nil)
 	_ Node = (*Join)(nil)
 	_ Node = (*PartitionJoin)(nil)
+	_ Node = (*Refetch)(nil)
 	_ Node = (*Filter)(nil)
 	_ Node = (*Union)(nil)
 	_ Node = (*Project)(nil)

@@ -1,0 +1,64 @@
+package executor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/planner"
+)
+
+// orderCheck verifies, on the rows of a Query read in key order for an
+// ORDER BY, that the key order is the ORDER BY's: no value of a guarded
+// column holds a character below the literal that follows it in the key,
+// and each row comes after the one before it. Either failure stops the
+// statement with an error rather than a wrong order (or, with LIMIT, the
+// wrong rows).
+type orderCheck struct {
+	c    *planner.OrderCheck
+	desc bool
+	prev mapping.Row
+}
+
+func newOrderCheck(q *planner.Query) *orderCheck { return &orderCheck{c: q.Order, desc: q.Desc} }
+
+func (o *orderCheck) check(ts []tuple) error {
+	for _, t := range ts {
+		row := t[o.c.Slot]
+		for _, g := range o.c.Guards {
+			s, _ := row[g.Column].(string)
+			if i := strings.IndexFunc(s, func(r rune) bool { return r < rune(g.Sep[0]) }); i >= 0 {
+				return o.fail(fmt.Sprintf("%s %s holds %q, which sorts below %q", g.Column, value.Literal(s), s[i:i+1], g.Sep[:1]))
+			}
+		}
+		if o.prev != nil {
+			c := 0
+			for _, col := range o.c.Columns {
+				if c = value.Order(o.prev[col], row[col]); c != 0 {
+					break
+				}
+			}
+			if (c > 0 && !o.desc) || (c < 0 && o.desc) {
+				return o.fail(fmt.Sprintf("the row with %s came after %s", o.show(row), o.show(o.prev)))
+			}
+		}
+		o.prev = row
+	}
+	return nil
+}
+
+func (o *orderCheck) show(row mapping.Row) string {
+	var parts []string
+	for _, c := range o.c.Columns {
+		parts = append(parts, c+" = "+value.Literal(row[c]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (o *orderCheck) fail(what string) error {
+	return errs.New(errs.Invalid, "ORDER BY %s cannot be read in the order of the sort key %s = %q: %s",
+		strings.Join(o.c.Columns, ", "), o.c.Key.Attr, o.c.Key.Raw, what).
+		WithHint("drop the LIMIT: the rows are then sorted on the client")
+}

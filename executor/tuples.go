@@ -1,0 +1,223 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
+)
+
+// tuple is one joined row in flight: an entity row per slot, nil where a
+// slot is not read yet or a LEFT JOIN found nothing.
+type tuple []mapping.Row
+
+// tupleIter yields tuples; a nil tuple with a nil error is the end.
+type tupleIter interface {
+	next(ctx context.Context) (tuple, error)
+}
+
+// tuples returns the iterator that runs read step n.
+func (r *run) tuples(n planner.Node) (tupleIter, error) {
+	switch x := n.(type) {
+	case *planner.GetItem:
+		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.getItem(ctx, x) }}, nil
+	case *planner.Query:
+		if len(x.PK) == 1 {
+			return &queryIter{r: r, q: x}, nil
+		}
+		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.queryEach(ctx, x, []tuple{r.empty()}) }}, nil
+	case *planner.BatchGet:
+		return &joinIter{r: r, inner: x, kind: planner.Inner, outer: &onceIter{items: []tuple{r.empty()}}}, nil
+	case *planner.Join:
+		outer, err := r.tuples(x.Outer)
+		return &joinIter{r: r, inner: x.Inner, kind: x.Kind, on: x.On, outer: outer}, err
+	case *planner.Refetch:
+		in, err := r.tuples(x.Input)
+		return &joinIter{r: r, inner: x.Get, kind: planner.Inner, refetch: x.Slot, outer: in}, err
+	case *planner.PartitionJoin:
+		in, err := r.tuples(x.Input)
+		return &partitionIter{r: r, pj: x, in: in}, err
+	case *planner.Filter:
+		in, err := r.tuples(x.Input)
+		return &filterIter{r: r, in: in, cond: x.Cond}, err
+	case *planner.Union:
+		u := &unionIter{r: r, seen: map[string]bool{}}
+		for _, n := range x.Branches {
+			in, err := r.tuples(n)
+			if err != nil {
+				return nil, err
+			}
+			u.inputs = append(u.inputs, in)
+		}
+		return u, nil
+	}
+	return nil, internal("no executor for plan step %T", n)
+}
+
+// empty returns a tuple with no slot read yet.
+func (r *run) empty() tuple { return make(tuple, len(r.slots)) }
+
+// binder resolves the columns of earlier slots in t, for the request
+// builders.
+func (r *run) binder(t tuple) planner.Binder {
+	return func(c *parser.Column) value.Value {
+		if row := t[r.alias[c.Table]]; row != nil {
+			return row[c.Name]
+		}
+		return nil
+	}
+}
+
+// onceIter yields tuples computed by one call of fill.
+type onceIter struct {
+	fill  func(ctx context.Context) ([]tuple, error)
+	items []tuple
+	done  bool
+}
+
+func (o *onceIter) next(ctx context.Context) (tuple, error) {
+	if !o.done && o.fill != nil {
+		o.done = true
+		items, err := o.fill(ctx)
+		if err != nil {
+			return nil, err
+		}
+		o.items = items
+	}
+	if len(o.items) == 0 {
+		return nil, nil
+	}
+	t := o.items[0]
+	o.items = o.items[1:]
+	return t, nil
+}
+
+// filterIter keeps the tuples for which cond is true.
+type filterIter struct {
+	r    *run
+	in   tupleIter
+	cond parser.Expr
+}
+
+func (it *filterIter) next(ctx context.Context) (tuple, error) {
+	for {
+		t, err := it.in.next(ctx)
+		if err != nil || t == nil {
+			return nil, err
+		}
+		v, err := eval(it.cond, tupleEnv{it.r, t})
+		if err != nil {
+			return nil, err
+		}
+		if truth(v) {
+			return t, nil
+		}
+	}
+}
+
+// tupleEnv evaluates expressions over a joined row.
+type tupleEnv struct {
+	r *run
+	t tuple
+}
+
+func (e tupleEnv) column(c *parser.Column) value.Value {
+	row := e.t[e.r.alias[c.Table]]
+	if row == nil {
+		return nil
+	}
+	return row[c.Name]
+}
+
+func (e tupleEnv) aggregate(*parser.Func) value.Value { return nil }
+
+// classify turns items one request returned into one-slot tuples, one
+// per read whose entity the item belongs to. Items of no entity of the
+// statement are counted against the step (see readLog), never dropped
+// unseen.
+func (r *run) classify(step planner.Node, items []map[string]types.AttributeValue, reads []planner.Read) []tuple {
+	entities := make([]*mapping.Entity, 0, len(reads))
+	for _, rd := range reads {
+		entities = append(entities, r.ex.m.Entities[rd.Entity])
+	}
+	var out []tuple
+	claimed := 0
+	for _, item := range items {
+		e := r.ex.m.Classify(item, entities)
+		if e == nil {
+			continue
+		}
+		claimed++
+		row := e.Decode(item)
+		for _, rd := range reads {
+			if rd.Entity == e.Name {
+				t := r.empty()
+				t[rd.Slot] = row
+				out = append(out, t)
+			}
+		}
+	}
+	r.log.add(step, reads, len(items), claimed)
+	return out
+}
+
+// readLog counts, per read step, the items DynamoDB returned and those an
+// entity of the statement claimed: an item no entity claims is a sign
+// that the mapping does not describe the table's items.
+type readLog struct {
+	mu    sync.Mutex
+	steps []planner.Node
+	count map[planner.Node]*readCount
+}
+
+type readCount struct {
+	reads             []planner.Read
+	returned, claimed int
+}
+
+func (l *readLog) add(step planner.Node, reads []planner.Read, returned, claimed int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.count == nil {
+		l.count = map[planner.Node]*readCount{}
+	}
+	c, ok := l.count[step]
+	if !ok {
+		c = &readCount{reads: reads}
+		l.count[step] = c
+		l.steps = append(l.steps, step)
+	}
+	c.returned += returned
+	c.claimed += claimed
+}
+
+// unclaimed returns the number of items no entity claimed, and a warning
+// for each read step that returned items of which none was claimed.
+func (l *readLog) unclaimed() (int, []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	var warnings []string
+	for _, step := range l.steps {
+		c := l.count[step]
+		n += c.returned - c.claimed
+		if c.returned > 0 && c.claimed == 0 {
+			title, _ := step.Describe()
+			var names []string
+			for _, rd := range c.reads {
+				names = append(names, rd.Entity)
+			}
+			warnings = append(warnings, fmt.Sprintf("%s returned %d items, and none of them is a %s item by the mapping: "+
+				"check that the mapping describes the table's items (key templates, key types, type attribute)",
+				strings.SplitN(title, "  ", 2)[0], c.returned, strings.Join(names, " or ")))
+		}
+	}
+	return n, warnings
+}

@@ -1,0 +1,47 @@
+package executor
+
+import (
+	"context"
+	"strings"
+)
+
+// unionIter reads its inputs one after the other and passes each tuple
+// once: tuples are told apart by the base-table keys of their rows, since
+// two branches may read one item with different attributes.
+type unionIter struct {
+	r      *run
+	inputs []tupleIter
+	seen   map[string]bool
+}
+
+func (it *unionIter) next(ctx context.Context) (tuple, error) {
+	for len(it.inputs) > 0 {
+		t, err := it.inputs[0].next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if t == nil {
+			it.inputs = it.inputs[1:]
+			continue
+		}
+		if k := it.r.tupleKey(t); !it.seen[k] {
+			it.seen[k] = true
+			return t, nil
+		}
+	}
+	return nil, nil
+}
+
+// tupleKey is equal for tuples holding the same items: the base key of
+// each slot's row (a row always holds the columns of its base key).
+func (r *run) tupleKey(t tuple) string {
+	var b strings.Builder
+	for i, row := range t {
+		if row != nil {
+			key, _ := r.slots[i].Entity.BaseKey(row)
+			b.WriteString(r.ex.m.ItemID(key))
+		}
+		b.WriteString("\x02")
+	}
+	return b.String()
+}

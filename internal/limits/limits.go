@@ -1,0 +1,94 @@
+// Package limits holds the DynamoDB limits dynosql plans and sends by
+// (DYNAMODB.md), and the size estimates that keep requests under them.
+package limits
+
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+const (
+	// BatchGetKeys is BatchGetItem's limit on keys a request (2.1).
+	BatchGetKeys = 100
+	// TransactItems is TransactWriteItems' limit on actions (3.1).
+	TransactItems = 100
+	// TransactBytes keeps a transaction under DynamoDB's 4 MB limit, with
+	// room for the request's own framing (3.1).
+	TransactBytes = 4<<20 - 64<<10
+	// KeyValues bounds the keys an IN list (or several) may multiply into
+	// for one read: past it, a statement is refused rather than sent as
+	// thousands of requests.
+	KeyValues = 1000
+)
+
+// Batches splits actions of the given estimated sizes, in order, into
+// transactions of at most maxItems actions whose sizes, plus reserved
+// bytes the transaction carries besides, stay under TransactBytes. It
+// returns the end index (exclusive) of each; an action too large for any
+// transaction goes alone, for DynamoDB to refuse.
+func Batches(sizes []int, maxItems, reserved int) []int {
+	var ends []int
+	n, size := 0, reserved
+	for i, s := range sizes {
+		if n == maxItems || (n > 0 && size+s > TransactBytes) {
+			ends = append(ends, i)
+			n, size = 0, reserved
+		}
+		n++
+		size += s
+	}
+	return append(ends, len(sizes))
+}
+
+// ItemSize estimates the size DynamoDB counts for an item: attribute
+// names plus values (DYNAMODB.md 8.1).
+func ItemSize(item map[string]types.AttributeValue) int {
+	size := 0
+	for name, av := range item {
+		size += len(name) + valueSize(av)
+	}
+	return size
+}
+
+func valueSize(av types.AttributeValue) int {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		return len(x.Value)
+	case *types.AttributeValueMemberN:
+		return len(x.Value)/2 + 1
+	case *types.AttributeValueMemberB:
+		return len(x.Value)
+	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		return 1
+	case *types.AttributeValueMemberSS:
+		n := 0
+		for _, s := range x.Value {
+			n += len(s)
+		}
+		return n
+	case *types.AttributeValueMemberNS:
+		n := 0
+		for _, s := range x.Value {
+			n += len(s)/2 + 1
+		}
+		return n
+	case *types.AttributeValueMemberBS:
+		n := 0
+		for _, b := range x.Value {
+			n += len(b)
+		}
+		return n
+	case *types.AttributeValueMemberL:
+		n := 3
+		for _, e := range x.Value {
+			n += 1 + valueSize(e)
+		}
+		return n
+	case *types.AttributeValueMemberM:
+		n := 3
+		for k, e := range x.Value {
+			n += 1 + len(k) + valueSize(e)
+		}
+		return n
+	}
+	return 0
+}

@@ -1,0 +1,356 @@
+package mapping
+
+import (
+	"slices"
+	"strings"
+)
+
+// check validates a mapping read from a file and builds what the rest of
+// dynosql reads from it: keys, access paths, copies, key types.
+func (m *Mapping) check() error {
+	if m.Table == "" {
+		return m.fail("table", "missing: name the DynamoDB table")
+	}
+	if m.PartitionKey == "" {
+		return m.fail("partition_key", "missing: name the table's partition key attribute")
+	}
+	if len(m.Entities) == 0 {
+		return m.fail("entities", "no entities: describe at least one logical table")
+	}
+	if err := m.checkIndexes(); err != nil {
+		return err
+	}
+	if slices.Contains(m.KeyAttrs(), m.TypeAttribute) {
+		return m.fail("type_attribute", "%s is a key attribute; the type attribute must be another attribute", m.TypeAttribute)
+	}
+	for _, name := range m.EntityNames() {
+		e := m.Entities[name]
+		e.Name, e.m = name, m
+		if err := m.checkEntity(e); err != nil {
+			return err
+		}
+	}
+	for _, name := range m.IndexNames() {
+		used := false
+		for _, e := range m.Entities {
+			for _, p := range e.paths {
+				used = used || p.Index == name
+			}
+		}
+		if !used {
+			ix := m.Indexes[name]
+			attr := ix.PartitionKey
+			if ix.Local {
+				attr = ix.SortKey
+			}
+			return m.fail("indexes."+name, "no entity defines keys for this index (%s)", attr).
+				WithHint("give an entity a %s template, or remove the index from the mapping", attr)
+		}
+	}
+	if err := m.inferKeyTypes(); err != nil {
+		return err
+	}
+	if err := m.checkDistinct(); err != nil {
+		return err
+	}
+	for _, name := range m.EntityNames() {
+		if err := m.checkCopies(m.Entities[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Mapping) checkIndexes() error {
+	for name, ix := range m.Indexes {
+		ix.Name = name
+		where := "indexes." + name
+		switch {
+		case ix.Local && ix.PartitionKey == "":
+			ix.PartitionKey = m.PartitionKey
+		case ix.Local && ix.PartitionKey != m.PartitionKey:
+			return m.fail(where+".partition_key", "a local index shares the table's partition key %s, not %s", m.PartitionKey, ix.PartitionKey)
+		case ix.PartitionKey == "":
+			return m.fail(where, "missing partition_key").WithHint("name the index's partition key, or say local: true for a local index")
+		}
+		if ix.Local && ix.SortKey == "" {
+			return m.fail(where, "a local index needs a sort_key")
+		}
+		switch ix.Projection {
+		case "":
+			ix.Projection = "ALL"
+		case "ALL", "KEYS_ONLY", "INCLUDE":
+		default:
+			return m.fail(where+".projection", "%q is not ALL, KEYS_ONLY or INCLUDE", ix.Projection)
+		}
+	}
+	return nil
+}
+
+func (m *Mapping) checkEntity(e *Entity) error {
+	where := "entities." + e.Name
+	if len(e.Columns) == 0 {
+		return m.fail(where+".columns", "no columns")
+	}
+	for col, typ := range e.Columns {
+		if !slices.Contains(columnTypes, typ) {
+			return m.fail(where+".columns."+col, "type %q is not one of %s", typ, strings.Join(columnTypes, ", "))
+		}
+		if col == m.TypeAttribute && m.TypeAttribute != "" {
+			return m.fail(where+".columns."+col, "%s is the type attribute, which dynosql writes itself", col).
+				WithHint("remove the column; the entity's value is its type: field")
+		}
+	}
+	switch {
+	case e.Type != "" && m.TypeAttribute == "":
+		return m.fail(where+".type", "the mapping names no type_attribute to hold it").
+			WithHint("add type_attribute: <attribute> at the top of the mapping")
+	case e.Type != "":
+		for _, other := range m.EntityNames() {
+			if o := m.Entities[other]; o != e && o.Type == e.Type {
+				return m.fail(where+".type", "%s and %s both have type %q", other, e.Name, e.Type)
+			}
+		}
+	}
+	e.keys, e.keyCols = map[string]*Key{}, map[string]bool{}
+	for attr, raw := range e.Keys {
+		if !m.isKeyAttr(attr) {
+			return m.fail(where+".keys."+attr, "%s is not a key attribute of %s or of its indexes", attr, m.Table)
+		}
+		t, err := ParseTemplate(raw)
+		if err != nil {
+			return m.fail(where+".keys."+attr, "%v", err)
+		}
+		for _, col := range t.Columns() {
+			typ, ok := e.Columns[col]
+			if !ok {
+				return m.fail(where+".keys."+attr, "unknown column %s in template %q; declare it under columns", col, raw)
+			}
+			switch {
+			case typ == "B" && len(t.Parts) != 1:
+				return m.fail(where+".keys."+attr, "column %s is binary (B): it can only be a key on its own, as %q", col, "{"+col+"}")
+			case typ != "S" && typ != "N" && typ != "B":
+				return m.fail(where+".keys."+attr, "column %s is %s; only S, N and B columns can be part of a key", col, typ)
+			}
+			e.keyCols[col] = true
+		}
+		e.keys[attr] = &Key{Attr: attr, Template: t, Type: templateType(t, e.Columns), columns: e.Columns}
+	}
+	if err := m.checkColumnNames(e); err != nil {
+		return err
+	}
+	if e.keys[m.PartitionKey] == nil {
+		return m.fail(where+".keys", "missing a template for the partition key %s", m.PartitionKey)
+	}
+	if m.SortKey != "" && e.keys[m.SortKey] == nil {
+		return m.fail(where+".keys", "missing a template for the sort key %s", m.SortKey)
+	}
+	e.paths = []*AccessPath{m.path(e, Base, m.PartitionKey, m.SortKey)}
+	for _, name := range m.IndexNames() {
+		ix := m.Indexes[name]
+		hasPK, hasSK := e.keys[ix.PartitionKey] != nil, ix.SortKey == "" || e.keys[ix.SortKey] != nil
+		switch {
+		case ix.Local && hasSK:
+			e.paths = append(e.paths, m.path(e, name, ix.PartitionKey, ix.SortKey))
+		case ix.Local:
+		case hasPK && hasSK:
+			e.paths = append(e.paths, m.path(e, name, ix.PartitionKey, ix.SortKey))
+		case hasPK || (ix.SortKey != "" && e.keys[ix.SortKey] != nil):
+			return m.fail(where+".keys", "defines only one of %s's keys (%s, %s); give both or neither", name, ix.PartitionKey, ix.SortKey)
+		}
+	}
+	return m.checkOptional(e)
+}
+
+// templateType is the DynamoDB type a template renders: a template that
+// is one column alone has that column's type; any other is a string.
+func templateType(t *Template, columns map[string]string) KeyType {
+	if len(t.Parts) == 1 && t.Parts[0].Column != "" {
+		switch columns[t.Parts[0].Column] {
+		case "N":
+			return KeyN
+		case "B":
+			return KeyB
+		}
+	}
+	return KeyS
+}
+
+// checkColumnNames refuses a column named like a key attribute unless it
+// is a column of that attribute's own template (then it is parsed back
+// from the key): an item carries one value under that name, the key.
+func (m *Mapping) checkColumnNames(e *Entity) error {
+	for _, attr := range m.KeyAttrs() {
+		if _, ok := e.Columns[attr]; !ok {
+			continue
+		}
+		if k := e.keys[attr]; k != nil && slices.Contains(k.Columns(), attr) {
+			continue
+		}
+		return m.fail("entities."+e.Name+".columns."+attr, "%s is a key attribute of %s; a column of that name would read the raw key", attr, m.Table).
+			WithHint("rename the column, or write it in the key's template: keys: {%s: \"...{%s}...\"}", attr, attr)
+	}
+	return nil
+}
+
+// checkOptional resolves the entity's optional indexes into the key
+// attributes that rows may leave out.
+func (m *Mapping) checkOptional(e *Entity) error {
+	e.optAttrs = map[string]bool{}
+	required := map[string]bool{}
+	for _, p := range e.paths {
+		opt := slices.Contains(e.Optional, p.Index) && !p.IsBase()
+		p.Optional = opt
+		for _, attr := range []string{p.PKAttr, p.SKAttr} {
+			if attr == "" {
+				continue
+			}
+			if opt {
+				e.optAttrs[attr] = true
+			} else {
+				required[attr] = true
+			}
+		}
+	}
+	for _, name := range e.Optional {
+		if !slices.ContainsFunc(e.paths, func(p *AccessPath) bool { return p.Index == name && !p.IsBase() }) {
+			return m.fail("entities."+e.Name+".optional", "%q is not an index %s takes part in", name, e.Name).
+				WithHint("list indexes whose keys the entity defines; the base table's keys are never optional")
+		}
+	}
+	for attr := range required {
+		delete(e.optAttrs, attr)
+	}
+	return nil
+}
+
+func (m *Mapping) path(e *Entity, index, pk, sk string) *AccessPath {
+	p := &AccessPath{Index: index, PKAttr: pk, SKAttr: sk, PK: e.keys[pk]}
+	if index != Base {
+		p.Local = m.Indexes[index].Local
+	}
+	if sk != "" {
+		p.SK = e.keys[sk]
+	}
+	return p
+}
+
+func (m *Mapping) isKeyAttr(attr string) bool {
+	return attr != "" && slices.Contains(m.KeyAttrs(), attr)
+}
+
+// inferKeyTypes gives each key attribute the type its templates render,
+// and refuses entities that disagree (DescribeTable corrects the guess
+// later, see CheckTable).
+func (m *Mapping) inferKeyTypes() error {
+	m.keyTypes = map[string]KeyType{}
+	owner := map[string]string{}
+	for _, name := range m.EntityNames() {
+		for attr, k := range m.Entities[name].keys {
+			if t, ok := m.keyTypes[attr]; ok && t != k.Type {
+				return m.fail("entities."+name+".keys."+attr, "the template %q makes a %s, while %s's makes a %s",
+					k.Raw, typeName[k.Type], owner[attr], typeName[t]).
+					WithHint("a key attribute holds one type: write both templates alike")
+			}
+			m.keyTypes[attr], owner[attr] = k.Type, name
+		}
+	}
+	for _, attr := range m.KeyAttrs() {
+		if _, ok := m.keyTypes[attr]; !ok {
+			m.keyTypes[attr] = KeyS
+		}
+	}
+	return nil
+}
+
+// checkDistinct refuses two entities whose items could share a partition
+// and be told apart neither by their base-table keys nor by their type.
+func (m *Mapping) checkDistinct() error {
+	names := m.EntityNames()
+	for i, a := range names {
+		for _, b := range names[i+1:] {
+			ea, eb := m.Entities[a], m.Entities[b]
+			if !m.keysOverlap(ea, eb, ea.Base(), eb.Base()) {
+				continue
+			}
+			if ea.Type != "" && eb.Type != "" {
+				continue
+			}
+			hint := "give one of them a distinct literal prefix in its " + m.lastKeyName() + " template"
+			if m.TypeAttribute != "" {
+				hint += ", or give both a type:"
+			} else {
+				hint += ", or name a type_attribute and give both a type:"
+			}
+			return m.fail("entities."+a, "items of %s and %s cannot be told apart by their keys (%s)", a, b, m.baseKeyText(ea)).
+				WithHint("%s", hint)
+		}
+	}
+	return nil
+}
+
+// keysOverlap reports whether an item could match both entities' keys
+// through the two paths (which share their key attributes).
+func (m *Mapping) keysOverlap(a, b *Entity, pa, pb *AccessPath) bool {
+	if !pa.PK.mayOverlap(pb.PK.Template) {
+		return false
+	}
+	return pa.SK == nil || pb.SK == nil || pa.SK.mayOverlap(pb.SK.Template)
+}
+
+func (m *Mapping) lastKeyName() string {
+	if m.SortKey == "" {
+		return m.PartitionKey
+	}
+	return m.SortKey
+}
+
+func (m *Mapping) baseKeyText(e *Entity) string {
+	s := m.PartitionKey + " = " + e.keys[m.PartitionKey].Raw
+	if m.SortKey != "" {
+		s += ", " + m.SortKey + " = " + e.keys[m.SortKey].Raw
+	}
+	return s
+}
+
+func (m *Mapping) checkCopies(e *Entity) error {
+	e.Copies = map[string]*Copy{}
+	for col, spec := range e.CopySpecs {
+		where := "entities." + e.Name + ".copies." + col
+		if _, ok := e.Columns[col]; !ok {
+			return m.fail(where, "unknown column %s; declare it under columns", col)
+		}
+		srcName, srcCol, ok := strings.Cut(spec.From, ".")
+		src := m.Entities[srcName]
+		if !ok || src == nil {
+			return m.fail(where+".from", "%q is not entity.column of this mapping", spec.From)
+		}
+		if _, ok := src.Columns[srcCol]; !ok {
+			return m.fail(where+".from", "entity %s has no column %s", srcName, srcCol)
+		}
+		if _, ok := e.Columns[spec.Key]; !ok {
+			return m.fail(where+".key", "unknown column %q in %s", spec.Key, e.Name)
+		}
+		if srcKey := src.BaseKeyColumns(); len(srcKey) != 1 {
+			return m.fail(where+".from", "%s is keyed by %v; a copy needs a source keyed by one column", srcName, srcKey)
+		}
+		c := &Copy{Column: col, Source: src, SourceColumn: srcCol, KeyColumn: spec.Key, Copier: e}
+		for _, p := range e.paths {
+			if cols := p.PK.Columns(); len(cols) == 1 && cols[0] == spec.Key && !p.Optional {
+				c.Path = p
+				break
+			}
+		}
+		if c.Path == nil {
+			return m.fail(where, "the copies of %s.%s could only be found with a Scan: no key or index of %s is keyed by %s alone",
+				srcName, srcCol, e.Name, spec.Key).
+				WithHint("add an index whose partition key template is built from {%s} only", spec.Key)
+		}
+		e.Copies[col] = c
+	}
+	return nil
+}
+
+// SourceKeyColumn is the one column a copy's source is keyed by (the
+// mapping checks there is exactly one).
+func (c *Copy) SourceKeyColumn() string { return c.Source.BaseKeyColumns()[0] }

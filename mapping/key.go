@@ -1,0 +1,460 @@
+package mapping
+
+import (
+	"encoding/hex"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/value"
+)
+
+// KeyType is a key attribute's DynamoDB type: S, N or B.
+type KeyType string
+
+// The key types DynamoDB allows.
+const (
+	KeyS KeyType = "S"
+	KeyN KeyType = "N"
+	KeyB KeyType = "B"
+)
+
+var typeName = map[KeyType]string{KeyS: "string (S)", KeyN: "number (N)", KeyB: "binary (B)"}
+
+// Placeholder stands for a value known only when the statement runs (a
+// column of a row read earlier, "{e.course_id}"). Keys render it as its
+// text, so that EXPLAIN shows a request built by the same code that
+// builds the one sent.
+type Placeholder string
+
+// MaxRune ends the upper bound of an open range: no key character sorts
+// after it in UTF-8 byte order.
+const MaxRune = "\U0010FFFF"
+
+// Key is the key codec of one key attribute of an entity: its name, its
+// DynamoDB type and its template. Every key value dynosql sends is
+// rendered by Value or Condition, and every key read is parsed by Parse.
+type Key struct {
+	Attr string
+	Type KeyType
+	*Template
+	columns map[string]string // the entity's column types
+}
+
+// Value renders the key attribute from row. Every column of the template
+// must hold a value that fits: a non-empty string or a number inside a
+// string key, a number for an N key, a binary for a B key.
+func (k *Key) Value(row Row) (types.AttributeValue, error) {
+	switch k.Type {
+	case KeyN, KeyB:
+		col := k.Parts[0].Column
+		v := row[col]
+		if p, ok := v.(Placeholder); ok {
+			if k.Type == KeyN {
+				return &types.AttributeValueMemberN{Value: string(p)}, nil
+			}
+			return &types.AttributeValueMemberB{Value: []byte(p)}, nil
+		}
+		switch x := v.(type) {
+		case value.Number:
+			if k.Type == KeyN {
+				return &types.AttributeValueMemberN{Value: string(x)}, nil
+			}
+		case value.Binary:
+			if k.Type == KeyB {
+				if len(x) == 0 {
+					return nil, fmt.Errorf("column %s: key values may not be empty", col)
+				}
+				return &types.AttributeValueMemberB{Value: []byte(x)}, nil
+			}
+		case nil:
+			return nil, fmt.Errorf("column %s: key values may not be NULL", col)
+		}
+		return nil, fmt.Errorf("column %s: %s is a %s key, not %s %s", col, k.Attr, typeName[k.Type], value.TypeName(v), value.Literal(v))
+	}
+	s, err := k.render(func(col string) (string, error) { return keyText(row[col]) })
+	if err != nil {
+		return nil, err
+	}
+	return &types.AttributeValueMemberS{Value: s}, nil
+}
+
+// keyText is how a value is written inside a string key: strings as they
+// are, numbers as their canonical decimal text.
+func keyText(v value.Value) (string, error) {
+	switch x := v.(type) {
+	case string:
+		if x == "" {
+			return "", fmt.Errorf("key values may not be empty")
+		}
+		return x, nil
+	case value.Number:
+		return string(x), nil
+	case Placeholder:
+		return string(x), nil
+	case nil:
+		return "", fmt.Errorf("key values may not be NULL")
+	}
+	return "", fmt.Errorf("a %s value cannot be part of a string key", value.TypeName(v))
+}
+
+// Parse returns the template's columns held by a key attribute value, or
+// false when av does not have the template's shape and type (an item of
+// another entity). Columns get their declared types: "7" in a string key
+// is the number 7 for an N column.
+func (k *Key) Parse(av types.AttributeValue) (Row, bool) {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberN:
+		n, ok := value.ParseNumber(x.Value)
+		if k.Type != KeyN || !ok {
+			return nil, false
+		}
+		return Row{k.Parts[0].Column: n}, true
+	case *types.AttributeValueMemberB:
+		if k.Type != KeyB {
+			return nil, false
+		}
+		return Row{k.Parts[0].Column: value.Binary(x.Value)}, true
+	case *types.AttributeValueMemberS:
+		if k.Type != KeyS {
+			return nil, false
+		}
+		texts, ok := k.match(x.Value)
+		if !ok {
+			return nil, false
+		}
+		row := make(Row, len(texts))
+		for col, text := range texts {
+			if k.columns[col] != "N" {
+				row[col] = text
+				continue
+			}
+			n, ok := value.ParseNumber(text)
+			if !ok {
+				return nil, false
+			}
+			row[col] = n
+		}
+		return row, true
+	}
+	return nil, false
+}
+
+// Prefix renders a string key's literal text and columns up to the first
+// column row holds no value for, and reports whether every column was
+// rendered (begins_with and range bounds start from it).
+func (k *Key) Prefix(row Row) (prefix string, complete bool) {
+	return k.prefix(func(col string) (string, bool) {
+		v, ok := row[col]
+		if !ok {
+			return "", false
+		}
+		s, err := keyText(v)
+		return s, err == nil
+	})
+}
+
+// Text returns a key attribute value as text, for messages and as a
+// part of an item's identity: strings as they are, numbers as digits,
+// binaries in hex.
+func Text(av types.AttributeValue) string {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		return x.Value
+	case *types.AttributeValueMemberN:
+		return x.Value
+	case *types.AttributeValueMemberB:
+		return "0x" + hex.EncodeToString(x.Value)
+	}
+	return ""
+}
+
+// RangeColumn returns the first template column that fixed does not
+// hold (the one a range can narrow after the fixed ones), and whether a
+// range or LIKE prefix on it narrows the key: it does on a string column
+// of a string key and on the one column of a number or binary key, not
+// on a number inside a string key, whose text sorts as text.
+func (k *Key) RangeColumn(fixed func(col string) bool) (col string, narrows bool) {
+	for _, c := range k.Columns() {
+		if !fixed(c) {
+			return c, k.Type != KeyS || k.columns[c] == "S"
+		}
+	}
+	return "", false
+}
+
+// OrderGuard names a column whose values the key order only sorts right
+// while none holds a character below Sep's first byte: the key is
+// "...{col}<Sep>...", so "a b" (a space) would sort before "a".
+type OrderGuard struct {
+	Column string
+	Sep    string
+}
+
+// Orders reports whether reading by this sort key, with the fixed
+// columns given, returns rows ordered by the columns of by (in that
+// order): by must name, in template order, the columns after the fixed
+// ones, each a string (or the one column of an N or B key). Guards lists
+// the columns whose order holds only as OrderGuard says; for the others
+// it is exact.
+func (k *Key) Orders(fixed func(col string) bool, by []string) (ok bool, guards []OrderGuard) {
+	if k.Type != KeyS {
+		return len(by) == 1 && !fixed(by[0]) && by[0] == k.Parts[0].Column, nil
+	}
+	var free []string
+	for _, c := range k.Columns() {
+		if !fixed(c) {
+			free = append(free, c)
+		} else if len(free) > 0 {
+			return false, nil // a fixed column after a free one: the key varies before it
+		}
+	}
+	if len(by) == 0 || len(by) > len(free) {
+		return false, nil
+	}
+	for i, c := range by {
+		if free[i] != c || k.columns[c] != "S" {
+			return false, nil
+		}
+		if sep := k.After(c); sep != "" {
+			guards = append(guards, OrderGuard{Column: c, Sep: sep})
+		}
+	}
+	return true, guards
+}
+
+// Bound is one condition on the column a range narrows (RangeColumn):
+// Op is <, <=, >, >= or prefix (LIKE 'p%'), Value a constant.
+type Bound struct {
+	Op    string
+	Value value.Value
+}
+
+// SortCondition is the sort-key part of a key condition: Op with one
+// value, or two for BETWEEN. Empty means no item can meet the conditions
+// it was made from, so no request need be sent.
+type SortCondition struct {
+	Op     string // =, <, <=, >, >=, BETWEEN, begins_with
+	Values []types.AttributeValue
+	Empty  bool
+}
+
+// Condition returns the tightest sort-key condition DynamoDB accepts for
+// items whose leading template columns hold fixed's values and whose
+// next column meets bounds, or nil when nothing narrows the read. It
+// never excludes an item that meets them; it may admit others, which
+// the client's check of the whole WHERE removes. A range on a column
+// followed by literal text ("ORDER#{date}#{id}") becomes a BETWEEN whose
+// bounds admit no neighbour such as "2024-05-01X" for date <= '2024-05-01'.
+func (k *Key) Condition(fixed Row, bounds []Bound) *SortCondition {
+	if k.Type != KeyS {
+		col := k.Parts[0].Column
+		if _, ok := fixed[col]; ok {
+			av, err := k.Value(fixed)
+			if err != nil {
+				return nil
+			}
+			return &SortCondition{Op: "=", Values: []types.AttributeValue{av}}
+		}
+		return k.scalarCondition(bounds)
+	}
+	prefix, complete := k.Prefix(fixed)
+	if complete {
+		return &SortCondition{Op: "=", Values: []types.AttributeValue{sAttr(prefix)}}
+	}
+	col, narrows := k.RangeColumn(func(c string) bool { _, ok := fixed[c]; return ok })
+	r := foldStrings(bounds)
+	if !narrows || (r.lo == nil && r.hi == nil && r.prefix == nil) {
+		if prefix == "" {
+			return nil
+		}
+		return &SortCondition{Op: "begins_with", Values: []types.AttributeValue{sAttr(prefix)}}
+	}
+	if r.empty {
+		return &SortCondition{Empty: true}
+	}
+	if r.lo == nil && r.hi == nil {
+		return &SortCondition{Op: "begins_with", Values: []types.AttributeValue{sAttr(prefix + *r.prefix)}}
+	}
+	lower := prefix
+	if r.lo != nil {
+		lower = prefix + *r.lo
+	}
+	sep := k.After(col)
+	var upper *string
+	if r.hi != nil {
+		u := upperBound(prefix, *r.hi, sep)
+		upper = &u
+	}
+	if r.prefix != nil {
+		u := prefix + *r.prefix + MaxRune
+		if upper == nil || u < *upper {
+			upper = &u
+		}
+	}
+	switch {
+	case upper == nil && prefix == "":
+		return &SortCondition{Op: ">=", Values: []types.AttributeValue{sAttr(lower)}}
+	case upper == nil:
+		u := prefix + MaxRune
+		upper = &u
+	case lower > *upper:
+		return &SortCondition{Empty: true}
+	}
+	if lower == "" {
+		return &SortCondition{Op: "<=", Values: []types.AttributeValue{sAttr(*upper)}}
+	}
+	return &SortCondition{Op: "BETWEEN", Values: []types.AttributeValue{sAttr(lower), sAttr(*upper)}}
+}
+
+// upperBound is the smallest key bound that every key prefix + v + sep +
+// rest with v <= hi stays under: for a column followed by sep, a shorter
+// v ("2024-05-3") makes "prefix + v + sep" larger than "prefix + hi"
+// when sep sorts above the next character of hi, so each cut of hi is
+// tried.
+func upperBound(prefix, hi, sep string) string {
+	if sep == "" {
+		return prefix + hi
+	}
+	best := ""
+	for i := range hi { // i is where a character starts: values are UTF-8
+		if i == 0 {
+			continue
+		}
+		if c := prefix + hi[:i] + sep + MaxRune; c > best {
+			best = c
+		}
+	}
+	if c := prefix + hi + sep + MaxRune; c > best {
+		best = c
+	}
+	return best
+}
+
+func sAttr(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+
+// stringRange is the interval of string values bounds allow: lo and hi
+// inclusive (the client re-checks strict bounds), prefix from LIKE.
+type stringRange struct {
+	lo, hi, prefix *string
+	empty          bool
+}
+
+func foldStrings(bounds []Bound) stringRange {
+	var r stringRange
+	for _, b := range bounds {
+		s, ok := b.Value.(string)
+		if !ok {
+			continue
+		}
+		switch b.Op {
+		case ">", ">=":
+			if r.lo == nil || s > *r.lo {
+				r.lo = &s
+			}
+		case "<", "<=":
+			if r.hi == nil || s < *r.hi {
+				r.hi = &s
+			}
+		case "prefix":
+			switch {
+			case r.prefix == nil || len(s) > len(*r.prefix) && hasPrefix(s, *r.prefix):
+				r.prefix = &s
+			case !hasPrefix(*r.prefix, s):
+				r.empty = true // two prefixes no string has both of
+			}
+		}
+	}
+	if r.lo != nil && r.hi != nil && *r.lo > *r.hi {
+		r.empty = true
+	}
+	if p := r.prefix; p != nil {
+		if r.hi != nil && *r.hi < *p {
+			r.empty = true
+		}
+		if r.lo != nil && *r.lo > *p && !hasPrefix(*r.lo, *p) {
+			r.empty = true
+		}
+		if r.lo != nil && *p > *r.lo {
+			r.lo = p
+		}
+	}
+	return r
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// scalarCondition folds bounds on the one column of an N or B key into
+// one condition, compared as DynamoDB compares them.
+func (k *Key) scalarCondition(bounds []Bound) *SortCondition {
+	var lo, hi *Bound
+	for _, b := range bounds {
+		if b.Op == "prefix" || value.TypeName(b.Value) != string(k.Type) {
+			continue
+		}
+		switch b.Op {
+		case ">", ">=":
+			if lo == nil || tighter(b, *lo, 1) {
+				lo = &b
+			}
+		case "<", "<=":
+			if hi == nil || tighter(b, *hi, -1) {
+				hi = &b
+			}
+		}
+	}
+	attr := func(v value.Value) types.AttributeValue { return value.ToAttr(v) }
+	switch {
+	case lo != nil && hi != nil:
+		c, _ := value.Compare(lo.Value, hi.Value)
+		if c > 0 || (c == 0 && (lo.Op == ">" || hi.Op == "<")) {
+			return &SortCondition{Empty: true}
+		}
+		return &SortCondition{Op: "BETWEEN", Values: []types.AttributeValue{attr(lo.Value), attr(hi.Value)}}
+	case lo != nil:
+		return &SortCondition{Op: lo.Op, Values: []types.AttributeValue{attr(lo.Value)}}
+	case hi != nil:
+		return &SortCondition{Op: hi.Op, Values: []types.AttributeValue{attr(hi.Value)}}
+	}
+	return nil
+}
+
+// tighter reports whether bound a narrows more than b; dir is 1 for lower
+// bounds, -1 for upper ones.
+func tighter(a, b Bound, dir int) bool {
+	c, _ := value.Compare(a.Value, b.Value)
+	if c == 0 {
+		return len(a.Op) == 1 // strict beats inclusive
+	}
+	return c*dir > 0
+}
+
+// KeyCondition builds a Query's key condition: the partition key equal to
+// pk, and the sort-key condition sk on skAttr if sk is not nil.
+func KeyCondition(pkAttr string, pk types.AttributeValue, skAttr string, sk *SortCondition) expression.KeyConditionBuilder {
+	kc := expression.Key(pkAttr).Equal(expression.Value(pk))
+	if sk == nil {
+		return kc
+	}
+	name := expression.Key(skAttr)
+	v := func(i int) expression.ValueBuilder { return expression.Value(sk.Values[i]) }
+	var c expression.KeyConditionBuilder
+	switch sk.Op {
+	case "=":
+		c = name.Equal(v(0))
+	case "<":
+		c = name.LessThan(v(0))
+	case "<=":
+		c = name.LessThanEqual(v(0))
+	case ">":
+		c = name.GreaterThan(v(0))
+	case ">=":
+		c = name.GreaterThanEqual(v(0))
+	case "BETWEEN":
+		c = name.Between(v(0), v(1))
+	case "begins_with":
+		c = name.BeginsWith(Text(sk.Values[0]))
+	}
+	return kc.And(c)
+}

@@ -1,0 +1,298 @@
+package planner
+
+import (
+	"maps"
+	"sort"
+
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// The query graph: what each column of a slot is known to equal, and the
+// constant ranges on it, from the WHERE and ON conjuncts.
+
+// binding is what a column is known to equal: one expression (a literal
+// or an earlier row's column), or a list of literals (IN).
+type binding []parser.Expr
+
+// bindings returns what each column of slot s is known to equal: constants
+// (through chains of equalities) or columns of tables already read. A LEFT
+// JOIN's table is bound by its ON conditions only.
+func (b *selectBuilder) bindings(s int) map[string]binding {
+	sl := b.sc.slots[s]
+	binds := map[string]binding{}
+	if b.left[s] {
+		for _, c := range b.leftOn[s] {
+			col, other, ok := equality(c, sl.Alias)
+			if !ok {
+				if in, ok := inList(c, sl.Alias); ok {
+					binds[in.col] = in.values
+				}
+				continue
+			}
+			switch o := other.(type) {
+			case *parser.Literal:
+				binds[col] = binding{o}
+			case *parser.Column:
+				if lit := b.cls.constant(o); lit != nil {
+					binds[col] = binding{lit}
+				} else if b.placed[b.sc.slotOf(o)] {
+					binds[col] = binding{o}
+				}
+			}
+		}
+		return binds
+	}
+	for col := range sl.Entity.Columns {
+		ref := &parser.Column{Table: sl.Alias, Name: col, Pos: -1}
+		if lit := b.cls.constant(ref); lit != nil {
+			binds[col] = binding{lit}
+		} else if list := b.cls.inList(ref); list != nil {
+			binds[col] = list
+		} else if m := b.cls.member(ref, func(c *parser.Column) bool { return b.placed[b.sc.slotOf(c)] }); m != nil {
+			binds[col] = binding{m}
+		}
+	}
+	return binds
+}
+
+// ranges returns the constant range conditions on each column of slot s,
+// as the bounds the key codec narrows a sort key with; the codec decides
+// which ones a key can use.
+func (b *selectBuilder) ranges(s int) map[string][]mapping.Bound {
+	sl := b.sc.slots[s]
+	conds := b.pool
+	if b.left[s] {
+		conds = b.leftOn[s]
+	}
+	out := map[string][]mapping.Bound{}
+	add := func(col *parser.Column, op string, v value.Value) {
+		if col.Table == sl.Alias && v != nil && value.TypeName(v) == sl.Entity.Columns[col.Name] {
+			out[col.Name] = append(out[col.Name], mapping.Bound{Op: op, Value: v})
+		}
+	}
+	for _, c := range conds {
+		switch x := c.(type) {
+		case *parser.Compare:
+			col, lit, op := x.L, x.R, x.Op
+			if _, ok := col.(*parser.Column); !ok {
+				col, lit, op = x.R, x.L, flipped[x.Op]
+			}
+			cc, ok1 := col.(*parser.Column)
+			l, ok2 := lit.(*parser.Literal)
+			if ok1 && ok2 && op != "=" && op != "<>" {
+				add(cc, op, l.Value)
+			}
+		case *parser.Between:
+			cc, ok := x.Expr.(*parser.Column)
+			lo, ok1 := x.Lo.(*parser.Literal)
+			hi, ok2 := x.Hi.(*parser.Literal)
+			if ok && ok1 && ok2 && !x.Not {
+				add(cc, ">=", lo.Value)
+				add(cc, "<=", hi.Value)
+			}
+		case *parser.Like:
+			cc, ok := x.Expr.(*parser.Column)
+			if prefix, okp := likePrefix(x); ok && okp && !x.Not {
+				add(cc, "prefix", prefix)
+			}
+		}
+	}
+	return out
+}
+
+// equality matches "alias.col = other" (either side) for the given alias.
+func equality(e parser.Expr, alias string) (string, parser.Expr, bool) {
+	c, ok := e.(*parser.Compare)
+	if !ok || c.Op != "=" {
+		return "", nil, false
+	}
+	if l, ok := c.L.(*parser.Column); ok && l.Table == alias {
+		return l.Name, c.R, true
+	}
+	if r, ok := c.R.(*parser.Column); ok && r.Table == alias {
+		return r.Name, c.L, true
+	}
+	return "", nil, false
+}
+
+type inCond struct {
+	col    string
+	values binding
+}
+
+// inList matches "alias.col IN (literals)".
+func inList(e parser.Expr, alias string) (inCond, bool) {
+	in, ok := e.(*parser.In)
+	if !ok || in.Not {
+		return inCond{}, false
+	}
+	c, ok := in.Expr.(*parser.Column)
+	if !ok || (alias != "" && c.Table != alias) {
+		return inCond{}, false
+	}
+	var vals binding
+	seen := map[string]bool{}
+	for _, v := range in.List {
+		l, ok := v.(*parser.Literal)
+		if !ok || l.Value == nil {
+			return inCond{}, false
+		}
+		if k := value.Key(l.Value); !seen[k] {
+			seen[k] = true
+			vals = append(vals, l)
+		}
+	}
+	return inCond{col: c.Name, values: vals}, true
+}
+
+func colKey(c *parser.Column) string { return c.Table + "." + c.Name }
+
+// classes groups columns that inner equalities make equal, with the
+// constant (or IN list) each group is known to equal.
+type classes struct {
+	parent map[string]string
+	cols   map[string]*parser.Column
+	consts map[string]*parser.Literal
+	ins    map[string]binding
+}
+
+func newClasses(pool []parser.Expr) *classes {
+	c := &classes{parent: map[string]string{}, cols: map[string]*parser.Column{},
+		consts: map[string]*parser.Literal{}, ins: map[string]binding{}}
+	for _, e := range pool {
+		cmp, ok := e.(*parser.Compare)
+		if !ok || cmp.Op != "=" {
+			continue
+		}
+		l, lok := cmp.L.(*parser.Column)
+		r, rok := cmp.R.(*parser.Column)
+		if lok && rok {
+			c.union(l, r)
+		}
+	}
+	for _, e := range pool {
+		if in, ok := inList(e, ""); ok {
+			col := e.(*parser.In).Expr.(*parser.Column)
+			c.ins[c.find(col)] = in.values
+			continue
+		}
+		cmp, ok := e.(*parser.Compare)
+		if !ok || cmp.Op != "=" {
+			continue
+		}
+		col, lit := cmp.L, cmp.R
+		if _, ok := col.(*parser.Column); !ok {
+			col, lit = cmp.R, cmp.L
+		}
+		cc, ok1 := col.(*parser.Column)
+		l, ok2 := lit.(*parser.Literal)
+		if ok1 && ok2 && l.Value != nil {
+			if _, have := c.consts[c.find(cc)]; !have {
+				c.consts[c.find(cc)] = l
+			}
+		}
+	}
+	return c
+}
+
+func (c *classes) find(col *parser.Column) string {
+	k := colKey(col)
+	if _, ok := c.cols[k]; !ok {
+		c.cols[k] = col
+		c.parent[k] = k
+	}
+	for c.parent[k] != k {
+		c.parent[k] = c.parent[c.parent[k]]
+		k = c.parent[k]
+	}
+	return k
+}
+
+func (c *classes) union(a, b *parser.Column) {
+	ra, rb := c.find(a), c.find(b)
+	if ra != rb {
+		c.parent[ra] = rb
+	}
+}
+
+func (c *classes) constant(col *parser.Column) *parser.Literal {
+	return c.consts[c.find(col)]
+}
+
+func (c *classes) inList(col *parser.Column) binding {
+	root := c.find(col)
+	if c.consts[root] != nil {
+		return nil
+	}
+	return c.ins[root]
+}
+
+// member returns another column of col's class that ok accepts, choosing
+// the first in name order so plans are stable.
+func (c *classes) member(col *parser.Column, ok func(*parser.Column) bool) *parser.Column {
+	root := c.find(col)
+	var keys []string
+	for k := range c.cols {
+		if k != colKey(col) && c.find(c.cols[k]) == root && ok(c.cols[k]) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	sort.Strings(keys)
+	return c.cols[keys[0]]
+}
+
+// markExact marks as applied the WHERE conjuncts that the read's key
+// already guarantees: an equality or IN list on a key column whose values
+// the key was built from. Re-checking them would only clutter EXPLAIN.
+func (b *selectBuilder) markExact(a *access) {
+	if b.left[a.slot] {
+		return
+	}
+	vals := map[string]map[string]bool{} // key column → literal keys used
+	add := func(bind map[string]parser.Expr) {
+		for c, e := range bind {
+			if lit, ok := e.(*parser.Literal); ok {
+				if vals[c] == nil {
+					vals[c] = map[string]bool{}
+				}
+				vals[c][value.Key(lit.Value)] = true
+			}
+		}
+	}
+	for _, kv := range a.pk {
+		add(kv.Bind)
+	}
+	for _, k := range a.keys {
+		for _, kv := range k {
+			add(kv.Bind)
+		}
+	}
+	if a.sk != nil && !a.point {
+		add(a.sk.Fixed)
+	}
+	alias := b.sc.slots[a.slot].Alias
+	same := func(col string, lits []parser.Expr) bool {
+		want := map[string]bool{}
+		for _, l := range lits {
+			want[value.Key(l.(*parser.Literal).Value)] = true
+		}
+		return len(vals[col]) > 0 && maps.Equal(vals[col], want)
+	}
+	for i, c := range b.pool {
+		if b.used[i] {
+			continue
+		}
+		if col, other, ok := equality(c, alias); ok {
+			if lit, isLit := other.(*parser.Literal); isLit && same(col, []parser.Expr{lit}) {
+				b.used[i] = true
+			}
+		} else if in, ok := inList(c, alias); ok && same(in.col, in.values) {
+			b.used[i] = true
+		}
+	}
+}

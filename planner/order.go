@@ -1,0 +1,107 @@
+package planner
+
+import (
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// Rewrites that let DynamoDB do the work where it can, applied once the
+// reads are planned.
+
+// orderByKey lets DynamoDB do the sorting when the statement reads one
+// partition with one Query and orders by the sort key's columns after
+// those the key condition fixes, in template order: the Query runs
+// forward or backward (ScanIndexForward) and the Sort step goes. Then,
+// with nothing else between the Query and LIMIT, the Query asks for pages
+// of just the rows needed, and reading stops there.
+//
+// Where the key order is the columns' order only while their values hold
+// no character sorting below the literal that follows them
+// (mapping.OrderGuard), the rewrite is made only with a LIMIT (the one
+// case where it saves reads), and the executor checks every row read.
+func (o *output) orderByKey(root Node, sc *scope) {
+	var filtered bool
+	if f, ok := root.(*Filter); ok {
+		root, filtered = f.Input, true
+	}
+	q, ok := root.(*Query)
+	if !ok || len(q.PK) != 1 || q.Bound || len(q.Reads) != 1 || o.agg || o.distinct {
+		return
+	}
+	var guards []mapping.OrderGuard
+	if len(o.sort) > 0 {
+		if q.SK == nil {
+			return
+		}
+		var by []string
+		desc := o.sort[0].Desc
+		for _, s := range o.sort {
+			col, ok := o.exprs[s.Column].(*parser.Column)
+			if !ok || col.Table != q.Reads[0].Alias || s.Desc != desc {
+				break
+			}
+			by = append(by, col.Name)
+		}
+		fixed := func(c string) bool { _, ok := q.SK.Fixed[c]; return ok }
+		// The longest run of ORDER BY terms the key order gives.
+		for ; len(by) > 0; by = by[:len(by)-1] {
+			if ok, g := q.SK.Key.Orders(fixed, by); ok {
+				guards = g
+				break
+			}
+		}
+		if len(by) == 0 || (len(guards) > 0 && o.limit < 0) {
+			return
+		}
+		if len(by) < len(o.sort) && !(q.Index == "" && coversKey(q.SK, by)) {
+			// Later terms order the rows the key leaves tied; only the
+			// table's key, which no two items share, leaves none.
+			return
+		}
+		q.Desc = desc
+		o.sort = nil
+		if len(guards) > 0 {
+			q.Order = &OrderCheck{Slot: q.Reads[0].Slot, Columns: by, Guards: guards, Key: q.SK.Key}
+		}
+	}
+	if !filtered && q.Filter == nil && o.limit >= 0 {
+		q.Limit = o.limit + o.offset
+		if len(guards) > 0 {
+			q.Limit++ // one row past the last, for the executor's order check
+		}
+	}
+}
+
+// coversKey reports whether the fixed columns and by are every column of
+// the sort key's template.
+func coversKey(s *SortSpec, by []string) bool {
+	n := len(by)
+	for _, c := range s.Key.Columns() {
+		if _, ok := s.Fixed[c]; ok {
+			n++
+		}
+	}
+	return n == len(s.Key.Columns())
+}
+
+// countOnly lets DynamoDB count when the statement is SELECT COUNT(*)
+// over one Query that nothing filters and whose key condition meets no
+// other entity's items.
+func (o *output) countOnly(root Node, sc *scope, m *mapping.Mapping) {
+	q, ok := root.(*Query)
+	if !ok || len(q.PK) != 1 || len(q.Reads) != 1 || q.Filter != nil || len(o.group) > 0 || o.having != nil || len(o.exprs) != 1 {
+		return
+	}
+	if f, ok := o.exprs[0].(*parser.Func); !ok || f.Name != "COUNT" || !f.Star {
+		return
+	}
+	if q.SK != nil && q.SK.Condition(Explaining) == nil {
+		return // the whole partition, other entities' items too
+	}
+	e := sc.slots[q.Reads[0].Slot].Entity
+	for _, p := range e.Paths() {
+		if p.Index == q.Index && m.Alone(e, p) {
+			q.CountOnly, q.Project = true, nil
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dynosql/dynosql/internal/errs"
+)
+
+// refuse explains why slot s cannot be read without a Scan.
+func (b *selectBuilder) refuse(s int) error {
+	sl := b.sc.slots[s]
+	var by []string
+	conds := b.pool
+	if b.left[s] {
+		conds = b.leftOn[s]
+	}
+	for _, c := range conds {
+		for _, col := range columnsOf(c) {
+			if col.Table == sl.Alias && !slices.Contains(by, col.Name) {
+				by = append(by, col.Name)
+			}
+		}
+	}
+	what := "reading " + sl.Entity.Name
+	if sl.Alias != sl.Entity.Name {
+		what += " " + sl.Alias
+	}
+	if len(by) > 0 {
+		what += " by " + strings.Join(by, ", ")
+	} else {
+		what += " with no key condition"
+	}
+	pos := -1
+	if s < len(b.sel.From) {
+		pos = b.sel.From[s].Pos
+	}
+	e := errs.New(errs.Refused, "%s would need a Scan of %s", what, b.p.m.Table).At(b.sc.sql, pos)
+	hint := "add " + scanHint(sl)
+	var nonKey []string
+	for _, c := range by {
+		if !sl.Entity.IsKeyColumn(c) {
+			nonKey = append(nonKey, c)
+		}
+	}
+	if len(nonKey) > 0 {
+		hint += ", or add an index keyed on " + strings.Join(nonKey, ", ")
+	}
+	e.Hint = hint
+	return &errs.ScanRefusedError{Base: e, Entity: sl.Entity.Name, Alias: sl.Alias, Table: b.p.m.Table}
+}
+
+// scanHint says which conditions would let DynamoDB read the entity by
+// key: one clause per access path.
+func scanHint(sl Slot) string {
+	var ways []string
+	for _, p := range sl.Entity.Paths() {
+		var conds []string
+		for _, c := range p.PK.Columns() {
+			conds = append(conds, sl.Alias+"."+c+" = ...")
+		}
+		way := "WHERE " + strings.Join(conds, " AND ")
+		switch {
+		case len(conds) == 0:
+			way = "any WHERE (the key " + p.PKAttr + " = " + p.PK.Raw + " is constant)"
+		case p.IsBase():
+			way += " (the key " + p.PKAttr + " = " + p.PK.Raw + ")"
+		default:
+			way += " (through index " + p.Index + ", " + p.PKAttr + " = " + p.PK.Raw + ")"
+		}
+		ways = append(ways, way)
+	}
+	return strings.Join(ways, ", or ")
+}

@@ -1,0 +1,234 @@
+package planner
+
+import (
+	"math"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// The builders of the read requests. The executor sends what they build
+// for the row in flight; EXPLAIN describes what they build with
+// placeholders (Explaining). Nothing else makes a read request.
+
+// attrName names an attribute in an expression. Names are never split on
+// dots: "a.b" is one attribute, as the mapping and the items spell it.
+func attrName(attr string) expression.NameBuilder { return expression.NameNoDotSplit(attr) }
+
+// Build builds the GetItem for the row b reads from. It returns nil
+// when a key column is NULL: no item has that key.
+func (g *GetItem) Build(b Binder) (*dynamodb.GetItemInput, error) {
+	key, err := renderKey(g.Key, b)
+	if err != nil {
+		return nil, nil
+	}
+	in := &dynamodb.GetItemInput{TableName: aws.String(g.Table), Key: key, ConsistentRead: aws.Bool(g.Consistent),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	if p, ok := projection(g.Project); ok {
+		expr, err := expression.NewBuilder().WithProjection(p).Build()
+		if err != nil {
+			return nil, internal("projection: %v", err)
+		}
+		in.ProjectionExpression, in.ExpressionAttributeNames = expr.Projection(), expr.Names()
+	}
+	return in, nil
+}
+
+// Build builds the Query requests of q for the row b reads from: one
+// per partition value. It returns none when a key column is NULL or the
+// sort-key conditions admit no value.
+func (q *Query) Build(b Binder) ([]*dynamodb.QueryInput, error) {
+	var sk *mapping.SortCondition
+	if q.SK != nil {
+		if sk = q.SK.Condition(b); sk != nil && sk.Empty {
+			return nil, nil
+		}
+	}
+	var ins []*dynamodb.QueryInput
+	for _, pkv := range q.PK {
+		pk, err := pkv.Value(b)
+		if err != nil {
+			continue
+		}
+		skAttr := ""
+		if q.SK != nil {
+			skAttr = q.SK.Key.Attr
+		}
+		eb := expression.NewBuilder().WithKeyCondition(mapping.KeyCondition(pkv.Attr(), pk, skAttr, sk))
+		if q.Filter != nil {
+			f, err := condition(q.Filter)
+			if err != nil {
+				return nil, err
+			}
+			eb = eb.WithFilter(f)
+		}
+		if p, ok := projection(q.Project); ok && !q.CountOnly {
+			eb = eb.WithProjection(p)
+		}
+		expr, err := eb.Build()
+		if err != nil {
+			return nil, internal("building the Query expression: %v", err)
+		}
+		in := &dynamodb.QueryInput{
+			TableName:                 aws.String(q.Table),
+			KeyConditionExpression:    expr.KeyCondition(),
+			FilterExpression:          expr.Filter(),
+			ProjectionExpression:      expr.Projection(),
+			ExpressionAttributeNames:  expr.Names(),
+			ExpressionAttributeValues: expr.Values(),
+			ConsistentRead:            aws.Bool(q.Consistent),
+			ScanIndexForward:          aws.Bool(!q.Desc),
+			ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
+		}
+		if q.Index != "" {
+			in.IndexName = aws.String(q.Index)
+		}
+		if q.Limit > 0 {
+			in.Limit = aws.Int32(int32(min(q.Limit, math.MaxInt32)))
+		}
+		if q.CountOnly {
+			in.Select = types.SelectCount
+		}
+		ins = append(ins, in)
+	}
+	return ins, nil
+}
+
+// Build builds one BatchGetItem for keys (at most 100, distinct).
+func (bg *BatchGet) Build(keys []map[string]types.AttributeValue) (*dynamodb.BatchGetItemInput, error) {
+	ka := types.KeysAndAttributes{Keys: keys, ConsistentRead: aws.Bool(bg.Consistent)}
+	if p, ok := projection(bg.Project); ok {
+		expr, err := expression.NewBuilder().WithProjection(p).Build()
+		if err != nil {
+			return nil, internal("projection: %v", err)
+		}
+		ka.ProjectionExpression, ka.ExpressionAttributeNames = expr.Projection(), expr.Names()
+	}
+	return &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{bg.Table: ka},
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+}
+
+// Render renders the lookup's keys for the row b reads from, skipping those
+// a NULL column leaves without a value.
+func (l *Lookup) Render(b Binder) []map[string]types.AttributeValue {
+	var out []map[string]types.AttributeValue
+	for _, k := range l.Keys {
+		if key, err := renderKey(k, b); err == nil {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// projection asks for the listed attributes, each through a #name.
+func projection(attrs []string) (expression.ProjectionBuilder, bool) {
+	if len(attrs) == 0 {
+		return expression.ProjectionBuilder{}, false
+	}
+	p := expression.NamesList(attrName(attrs[0]))
+	for _, a := range attrs[1:] {
+		p = p.AddNames(attrName(a))
+	}
+	return p, true
+}
+
+// condition turns a condition the planner found pushable (see pushable)
+// into a DynamoDB condition. Every name becomes a #placeholder and every
+// value a :placeholder.
+func condition(e parser.Expr) (expression.ConditionBuilder, error) {
+	switch x := e.(type) {
+	case *parser.And:
+		l, err := condition(x.L)
+		if err != nil {
+			return l, err
+		}
+		r, err := condition(x.R)
+		return expression.And(l, r), err
+	case *parser.Or:
+		l, err := condition(x.L)
+		if err != nil {
+			return l, err
+		}
+		r, err := condition(x.R)
+		return expression.Or(l, r), err
+	case *parser.Compare:
+		name, val, op, ok := colLit(x.L, x.R, x.Op)
+		if !ok {
+			break
+		}
+		switch op {
+		case "=":
+			return expression.Equal(name, val), nil
+		case "<":
+			return expression.LessThan(name, val), nil
+		case "<=":
+			return expression.LessThanEqual(name, val), nil
+		case ">":
+			return expression.GreaterThan(name, val), nil
+		case ">=":
+			return expression.GreaterThanEqual(name, val), nil
+		}
+	case *parser.In:
+		col, ok := x.Expr.(*parser.Column)
+		if !ok || len(x.List) == 0 {
+			break
+		}
+		var ops []expression.OperandBuilder
+		for _, v := range x.List {
+			lit, ok := v.(*parser.Literal)
+			if !ok {
+				return expression.ConditionBuilder{}, unpushable(e)
+			}
+			ops = append(ops, attrValue(lit.Value))
+		}
+		return expression.In(attrName(col.Name), ops[0], ops[1:]...), nil
+	case *parser.Between:
+		col, ok := x.Expr.(*parser.Column)
+		lo, ok1 := x.Lo.(*parser.Literal)
+		hi, ok2 := x.Hi.(*parser.Literal)
+		if ok && ok1 && ok2 {
+			return expression.Between(attrName(col.Name), attrValue(lo.Value), attrValue(hi.Value)), nil
+		}
+	case *parser.IsNull:
+		if col, ok := x.Expr.(*parser.Column); ok && x.Not {
+			return expression.AttributeExists(attrName(col.Name)), nil
+		}
+	}
+	return expression.ConditionBuilder{}, unpushable(e)
+}
+
+func unpushable(e parser.Expr) error {
+	return internal("condition %s cannot be sent to DynamoDB", parser.Format(e))
+}
+
+func internal(format string, args ...any) error {
+	return errs.New(errs.Internal, format, args...)
+}
+
+// colLit matches column op literal in either order, flipping op when the
+// literal comes first.
+func colLit(a, b parser.Expr, op string) (expression.NameBuilder, expression.ValueBuilder, string, bool) {
+	if _, ok := a.(*parser.Column); !ok {
+		a, b, op = b, a, flipped[op]
+	}
+	col, ok1 := a.(*parser.Column)
+	lit, ok2 := b.(*parser.Literal)
+	if !ok1 || !ok2 {
+		return expression.NameBuilder{}, expression.ValueBuilder{}, "", false
+	}
+	return attrName(col.Name), attrValue(lit.Value), op, true
+}
+
+// flipped gives the operator with its operands swapped: a < b is b > a.
+var flipped = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "<>": "<>"}
+
+func attrValue(v value.Value) expression.ValueBuilder {
+	return expression.Value(value.ToAttr(v))
+}

@@ -1,0 +1,322 @@
+package planner
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// The builders of the write requests. As for reads, the executor sends
+// what they build for real rows and EXPLAIN describes what they build for
+// rows of placeholders (explainRow).
+
+// notExists guards an INSERT: attribute_not_exists(partition key).
+func notExists(pkAttr string) (expression.Expression, error) {
+	return expression.NewBuilder().WithCondition(expression.AttributeNotExists(attrName(pkAttr))).Build()
+}
+
+// PutInput builds the guarded PutItem of one new item.
+func (ins *InsertRows) PutInput(item map[string]types.AttributeValue) (*dynamodb.PutItemInput, error) {
+	guard, err := notExists(ins.PKAttr)
+	if err != nil {
+		return nil, internal("insert guard: %v", err)
+	}
+	return &dynamodb.PutItemInput{TableName: aws.String(ins.Table), Item: item,
+		ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal}, nil
+}
+
+// TransactInput builds one TransactWriteItems putting items, each guarded.
+func (ins *InsertRows) TransactInput(items []map[string]types.AttributeValue) (*dynamodb.TransactWriteItemsInput, error) {
+	guard, err := notExists(ins.PKAttr)
+	if err != nil {
+		return nil, internal("insert guard: %v", err)
+	}
+	tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	for _, it := range items {
+		tx.TransactItems = append(tx.TransactItems, types.TransactWriteItem{Put: &types.Put{
+			TableName: aws.String(ins.Table), Item: it,
+			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
+	}
+	return tx, nil
+}
+
+// ReadBackInput builds the strongly consistent GetItem of a whole item
+// just written, to tell a put of its own that the SDK retried (its first
+// attempt landed) from a duplicate, when the backend does not return the
+// item a failed condition found.
+func (ins *InsertRows) ReadBackInput(key map[string]types.AttributeValue) *dynamodb.GetItemInput {
+	return &dynamodb.GetItemInput{TableName: aws.String(ins.Table), Key: key, ConsistentRead: aws.Bool(true),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+}
+
+// FillInput builds the GetItem that reads the source value of copy c for
+// the source whose key column holds key: strongly consistent, since the
+// value copied must be the one just written.
+func FillInput(table string, c *mapping.Copy, key value.Value) (*dynamodb.GetItemInput, error) {
+	k, err := c.Source.BaseKey(mapping.Row{c.SourceKeyColumn(): key})
+	if err != nil {
+		return nil, err
+	}
+	proj, err := expression.NewBuilder().WithProjection(expression.NamesList(attrName(c.SourceColumn))).Build()
+	if err != nil {
+		return nil, internal("projection: %v", err)
+	}
+	return &dynamodb.GetItemInput{TableName: aws.String(table), Key: k, ConsistentRead: aws.Bool(true),
+		ProjectionExpression: proj.Projection(), ExpressionAttributeNames: proj.Names(),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+}
+
+// andAll ANDs a guard with more conditions, flat: (a) AND (b) AND (c).
+func andAll(guard expression.ConditionBuilder, more ...expression.ConditionBuilder) expression.ConditionBuilder {
+	if len(more) == 0 {
+		return guard
+	}
+	return expression.And(guard, more[0], more[1:]...)
+}
+
+// whereCond converts the WHERE's conditions DynamoDB can check, if any.
+func whereCond(e parser.Expr) ([]expression.ConditionBuilder, error) {
+	if e == nil {
+		return nil, nil
+	}
+	c, err := condition(e)
+	if err != nil {
+		return nil, err
+	}
+	return []expression.ConditionBuilder{c}, nil
+}
+
+// asRead requires each of attrs to hold what row, as read, gives it:
+// a column's value, or an index key attribute rendered from the row's
+// key columns; attribute_not_exists where the row has none.
+func asRead(e *mapping.Entity, attrs []string, row mapping.Row) []expression.ConditionBuilder {
+	var out []expression.ConditionBuilder
+	for _, attr := range attrs {
+		var v types.AttributeValue
+		if k := e.Key(attr); k != nil {
+			if av, err := k.Value(row); err == nil {
+				v = av
+			}
+		} else if x := row[attr]; x != nil {
+			v = explainAttr(x)
+		}
+		if v == nil {
+			out = append(out, expression.AttributeNotExists(attrName(attr)))
+		} else {
+			out = append(out, expression.Equal(attrName(attr), expression.Value(v)))
+		}
+	}
+	return out
+}
+
+// explainAttr converts a value for a request; a placeholder (EXPLAIN)
+// becomes its text.
+func explainAttr(v value.Value) types.AttributeValue {
+	if p, ok := v.(mapping.Placeholder); ok {
+		return &types.AttributeValueMemberS{Value: string(p)}
+	}
+	return value.ToAttr(v)
+}
+
+// UpdateInput builds the UpdateItem of one row: SET and REMOVE of the
+// assignments, guarded by attribute_exists(partition key) and the WHERE's
+// conditions DynamoDB can check, and, for a row read first (row not nil),
+// by the attributes it was read with. Arithmetic on a column row holds as
+// NULL stays NULL (REMOVE, guarded by the attribute still being absent);
+// otherwise it requires the attribute (DynamoDB fails on a missing one).
+func (u *UpdateRows) UpdateInput(key map[string]types.AttributeValue, row mapping.Row) (*dynamodb.UpdateItemInput, error) {
+	var ub expression.UpdateBuilder
+	more, err := whereCond(u.Cond)
+	if err != nil {
+		return nil, err
+	}
+	if row != nil {
+		more = append(more, asRead(u.Entity, u.Unchanged, row)...)
+	}
+	for _, a := range u.Set {
+		name := attrName(a.Column)
+		if c, op, n, ok := a.Arith(); ok {
+			if row != nil && row[c.Name] == nil {
+				ub = ub.Remove(name)
+				more = append(more, expression.AttributeNotExists(name))
+				continue
+			}
+			v := expression.Value(value.ToAttr(n.Value))
+			if op == '+' {
+				ub = ub.Set(name, name.Plus(v))
+			} else {
+				ub = ub.Set(name, name.Minus(v))
+			}
+			more = append(more, expression.AttributeExists(name))
+			continue
+		}
+		if a.Remove() {
+			ub = ub.Remove(name)
+			continue
+		}
+		ub = ub.Set(name, expression.Value(value.ToAttr(a.Expr.(*parser.Literal).Value)))
+	}
+	cond := andAll(expression.AttributeExists(attrName(u.PKAttr)), more...)
+	expr, err := expression.NewBuilder().WithUpdate(ub).WithCondition(cond).Build()
+	if err != nil {
+		return nil, internal("building the UpdateItem expression: %v", err)
+	}
+	return &dynamodb.UpdateItemInput{TableName: aws.String(u.Table), Key: key,
+		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+}
+
+// MoveReadInput builds the read of a row a move rewrites: the whole item,
+// every attribute, strongly consistent.
+func (u *UpdateRows) MoveReadInput(key map[string]types.AttributeValue) *dynamodb.GetItemInput {
+	return &dynamodb.GetItemInput{TableName: aws.String(u.Table), Key: key, ConsistentRead: aws.Bool(true),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+}
+
+// MovedItem is the item a move writes: the item found with the new row's
+// columns and key attributes (rendered again) in place of the mapping's
+// own attributes, and every attribute the mapping does not declare (a
+// TTL, a version another program keeps) as found.
+func (u *UpdateRows) MovedItem(found map[string]types.AttributeValue, next mapping.Row) (map[string]types.AttributeValue, error) {
+	rendered, err := u.Entity.Item(next)
+	if err != nil {
+		return nil, err
+	}
+	item := make(map[string]types.AttributeValue, len(found)+len(rendered))
+	for attr, v := range found {
+		if !u.Entity.Owns(attr) {
+			item[attr] = v
+		}
+	}
+	maps.Copy(item, rendered)
+	return item, nil
+}
+
+// MoveWriteInputs builds the writes of a move: one PutItem when the base
+// key stays, else a Delete of the old item and a Put of the new one in
+// one TransactWriteItems. Both are guarded by every attribute being as
+// the whole-item read found it (asFound).
+func (u *UpdateRows) MoveWriteInputs(oldKey, found, item map[string]types.AttributeValue) (*dynamodb.PutItemInput, *dynamodb.TransactWriteItemsInput, error) {
+	guard, err := u.asFound(found)
+	if err != nil {
+		return nil, nil, err
+	}
+	table := aws.String(u.Table)
+	if sameKey(oldKey, item) {
+		return &dynamodb.PutItemInput{TableName: table, Item: item,
+			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values(),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil, nil
+	}
+	putGuard, err := notExists(u.PKAttr)
+	if err != nil {
+		return nil, nil, internal("put guard: %v", err)
+	}
+	return nil, &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		TransactItems: []types.TransactWriteItem{
+			{Delete: &types.Delete{TableName: table, Key: oldKey, ConditionExpression: guard.Condition(),
+				ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values()}},
+			{Put: &types.Put{TableName: table, Item: item, ConditionExpression: putGuard.Condition(),
+				ExpressionAttributeNames: putGuard.Names()}},
+		}}, nil
+}
+
+// sameKey reports whether item has the key attributes of key with the
+// same values.
+func sameKey(key, item map[string]types.AttributeValue) bool {
+	for k, v := range key {
+		if value.Key(value.FromAttr(v)) != value.Key(value.FromAttr(item[k])) {
+			return false
+		}
+	}
+	return true
+}
+
+// asFound guards a move: the old item exists and every attribute holds
+// what the whole-item read found, and each of the entity's columns and
+// key attributes that it did not have, and each attribute the WHERE
+// reads, is still absent. (An attribute of another program's, added in
+// between, cannot be named in advance: it is the one change the guard
+// does not see.)
+func (u *UpdateRows) asFound(found map[string]types.AttributeValue) (expression.Expression, error) {
+	names := map[string]bool{}
+	for attr := range found {
+		names[attr] = true
+	}
+	for col := range u.Entity.Columns {
+		names[col] = true
+	}
+	for _, attr := range u.Entity.KeyAttrs() {
+		names[attr] = true
+	}
+	for _, attr := range u.Unchanged {
+		names[attr] = true
+	}
+	var more []expression.ConditionBuilder
+	for _, attr := range slices.Sorted(maps.Keys(names)) {
+		if attr == u.PKAttr {
+			continue
+		}
+		name := attrName(attr)
+		if v, ok := found[attr]; ok {
+			more = append(more, expression.Equal(name, expression.Value(v)))
+		} else {
+			more = append(more, expression.AttributeNotExists(name))
+		}
+	}
+	expr, err := expression.NewBuilder().WithCondition(andAll(expression.AttributeExists(attrName(u.PKAttr)), more...)).Build()
+	if err != nil {
+		return expression.Expression{}, internal("building the move guard: %v", err)
+	}
+	return expr, nil
+}
+
+// DeleteInput builds the DeleteItem of one row, with ReturnValues
+// ALL_OLD (which says whether a row was there) and the WHERE's
+// conditions DynamoDB can check; a row read first (row not nil) must
+// still exist and hold what the WHERE read.
+func (d *DeleteRows) DeleteInput(key map[string]types.AttributeValue, row mapping.Row) (*dynamodb.DeleteItemInput, error) {
+	in := &dynamodb.DeleteItemInput{TableName: aws.String(d.Table), Key: key, ReturnValues: types.ReturnValueAllOld,
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	conds, err := whereCond(d.Cond)
+	if err != nil {
+		return nil, err
+	}
+	if row != nil {
+		conds = append([]expression.ConditionBuilder{expression.AttributeExists(attrName(d.PKAttr))}, conds...)
+		conds = append(conds, asRead(d.Entity, d.Unchanged, row)...)
+	}
+	if len(conds) > 0 {
+		expr, err := expression.NewBuilder().WithCondition(andAll(conds[0], conds[1:]...)).Build()
+		if err != nil {
+			return nil, internal("building the DeleteItem condition: %v", err)
+		}
+		in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Condition(), expr.Names(), expr.Values()
+	}
+	return in, nil
+}
+
+// explainRow is a row whose every column (of e, and of extra) stands for
+// the value a row read at run time holds: {alias.column}.
+func explainRow(e *mapping.Entity, alias string, extra ...string) mapping.Row {
+	row := mapping.Row{}
+	for c := range e.Columns {
+		row[c] = mapping.Placeholder("{" + alias + "." + c + "}")
+	}
+	for _, c := range extra {
+		row[c] = mapping.Placeholder("{" + alias + "." + c + "}")
+	}
+	return row
+}
