@@ -179,4 +179,3 @@ func DriverValue(v any) any {
 	b, _ := json.Marshal(value.JSON(v))
 	return string(b)
 }
-
