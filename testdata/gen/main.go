@@ -1,7 +1,7 @@
-// Command gen writes the datasets testdata/school/data.jsonl and
-// testdata/blog/data.jsonl. It is deterministic: the same source gives the
-// same bytes, so the files are checked in and regenerated only when the
-// generator changes. Run it from the module root: go run ./testdata/gen
+// Command gen writes the datasets testdata/<design>/data.jsonl (see
+// datasets below and testdata/README.md). It is deterministic: the same
+// source gives the same bytes, so the files are checked in and regenerated
+// only when the generator changes. Run it from the module root: go run ./testdata/gen
 package main
 
 import (
@@ -23,12 +23,28 @@ type line struct {
 	Row    map[string]any `json:"row"`
 }
 
+// datasets names each dataset's folder under testdata/ and its generator.
+// Every generator seeds its own random stream, so adding one leaves the
+// bytes of the others unchanged.
+var datasets = []struct {
+	dir string
+	gen func() []line
+}{
+	{"school", school},
+	{"blog", blog},
+	{"battleroyale", battleRoyale},
+	{"complaints", complaints},
+	{"onlineshop", onlineShop},
+	{"social", social},
+	{"customerorders", customerOrders},
+	{"productcatalog", productCatalog},
+}
+
 func main() {
-	if err := write(filepath.Join("testdata", "school", "data.jsonl"), school()); err != nil {
-		log.Fatal(err)
-	}
-	if err := write(filepath.Join("testdata", "blog", "data.jsonl"), blog()); err != nil {
-		log.Fatal(err)
+	for _, d := range datasets {
+		if err := write(filepath.Join("testdata", d.dir, "data.jsonl"), d.gen()); err != nil {
+			log.Fatal(err)
+		}
 	}
 }
 
