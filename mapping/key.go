@@ -131,8 +131,8 @@ func (k *Key) Parse(av types.AttributeValue) (Row, bool) {
 				continue
 			}
 			n, ok := value.ParseNumber(text)
-			if !ok {
-				return nil, false
+			if !ok || string(n) != text {
+				return nil, false // not the key this number renders: no lookup would find it
 			}
 			row[col] = n
 		}

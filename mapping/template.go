@@ -114,7 +114,10 @@ func (t *Template) render(text func(col string) (string, error)) (string, error)
 		given[p.Column] = s
 		b.WriteString(s)
 	}
-	back, _ := t.match(b.String())
+	back, ok := t.match(b.String())
+	if !ok {
+		return "", fmt.Errorf("the key %q would not read back as %q: a value starts or ends with the text that separates the columns", b.String(), t.Raw)
+	}
 	for col, s := range given {
 		if back[col] != s {
 			return "", fmt.Errorf("column %s: the value %q would make the key %q, which reads back as %s = %q: the value holds the text that separates it from the rest of the key %q",
@@ -145,7 +148,9 @@ func (t *Template) prefix(text func(col string) (string, bool)) (prefix string, 
 
 // match parses s against the template and returns each column's text, or
 // false if s does not have the template's shape. A column takes the
-// shortest text up to the literal that follows it, and never empty text.
+// shortest text up to the literal that follows it (all of the text up to
+// the template's last literal, for the last column), and never empty
+// text.
 func (t *Template) match(s string) (map[string]string, bool) {
 	vals := map[string]string{}
 	for i, p := range t.Parts {
@@ -165,6 +170,12 @@ func (t *Template) match(s string) (map[string]string, bool) {
 		}
 		next := t.Parts[i+1].Literal
 		end := strings.Index(s, next)
+		if i+2 == len(t.Parts) {
+			end = len(s) - len(next) // the last literal ends the key
+			if !strings.HasSuffix(s, next) {
+				end = -1
+			}
+		}
 		if end <= 0 {
 			return nil, false
 		}

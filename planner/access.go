@@ -30,13 +30,21 @@ const (
 	scoreSortCond   = 10
 )
 
-// bestAccess returns the best access path for slot s given the bindings of
-// its columns and the range conditions on them, or nil if every path would
-// need a Scan.
-func bestAccess(sl Slot, slot int, binds map[string]binding, ranges map[string][]mapping.Bound) *access {
+// facts is what the conjuncts say of one slot's columns: what each is
+// known to equal, the constant ranges on it, and which cannot be NULL in
+// a row the statement keeps.
+type facts struct {
+	binds   map[string]binding
+	ranges  map[string][]mapping.Bound
+	nonNull map[string]bool
+}
+
+// bestAccess returns the best access path for slot s given the facts on
+// its columns, or nil if every path would need a Scan.
+func bestAccess(sl Slot, slot int, f facts) *access {
 	var best *access
 	for _, p := range sl.Entity.Paths() {
-		a := tryPath(slot, p, binds, ranges)
+		a := tryPath(slot, p, f)
 		if a != nil && (best == nil || a.score > best.score) {
 			best = a
 		}
@@ -44,11 +52,19 @@ func bestAccess(sl Slot, slot int, binds map[string]binding, ranges map[string][
 	return best
 }
 
-func tryPath(slot int, p *mapping.AccessPath, binds map[string]binding, ranges map[string][]mapping.Bound) *access {
+// tryPath returns the read of slot through path p, or nil when the facts
+// do not bind its partition key, or when p is an index only some of the
+// entity's items are in (optional) and the statement does not keep to
+// those: every column of its keys must be one no row kept is NULL in.
+func tryPath(slot int, p *mapping.AccessPath, f facts) *access {
+	binds, ranges := f.binds, f.ranges
 	for _, c := range p.PK.Columns() {
 		if len(binds[c]) == 0 {
 			return nil
 		}
+	}
+	if p.Optional && len(sparseColumns(p, f)) > 0 {
+		return nil
 	}
 	a := &access{slot: slot, path: p}
 	pkVals := expand(p.PK.Columns(), binds)
@@ -101,6 +117,24 @@ func tryPath(slot int, p *mapping.AccessPath, binds map[string]binding, ranges m
 		a.score += scoreSortCond
 	}
 	return a
+}
+
+// sparseColumns returns the columns of an optional index's keys that the
+// facts do not keep from being NULL: rows with them NULL are not in the
+// index, so reading it would miss them.
+func sparseColumns(p *mapping.AccessPath, f facts) []string {
+	var out []string
+	for _, k := range []*mapping.Key{p.PK, p.SK} {
+		if k == nil {
+			continue
+		}
+		for _, c := range k.Columns() {
+			if !f.nonNull[c] && len(f.binds[c]) == 0 && !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // sortSpec narrows a partition by the sort key: its leading columns bound

@@ -16,6 +16,46 @@ import (
 // or an earlier row's column), or a list of literals (IN).
 type binding []parser.Expr
 
+// facts gathers what the conjuncts say of slot s's columns.
+func (b *selectBuilder) facts(s int) facts {
+	return facts{binds: b.bindings(s), ranges: b.ranges(s), nonNull: b.nonNull(s)}
+}
+
+// nonNull returns the columns of slot s that a conjunct keeps from being
+// NULL in any row the statement keeps: a comparison, IN, BETWEEN or LIKE
+// on the column, or IS NOT NULL (each is unknown, so false, on NULL).
+func (b *selectBuilder) nonNull(s int) map[string]bool {
+	sl := b.sc.slots[s]
+	conds := b.pool
+	if b.left[s] {
+		conds = b.leftOn[s]
+	}
+	out := map[string]bool{}
+	mark := func(e parser.Expr) {
+		if c, ok := e.(*parser.Column); ok && c.Table == sl.Alias {
+			out[c.Name] = true
+		}
+	}
+	for _, c := range conds {
+		switch x := c.(type) {
+		case *parser.Compare:
+			mark(x.L)
+			mark(x.R)
+		case *parser.In:
+			mark(x.Expr)
+		case *parser.Between:
+			mark(x.Expr)
+		case *parser.Like:
+			mark(x.Expr)
+		case *parser.IsNull:
+			if x.Not {
+				mark(x.Expr)
+			}
+		}
+	}
+	return out
+}
+
 // bindings returns what each column of slot s is known to equal: constants
 // (through chains of equalities) or columns of tables already read. A LEFT
 // JOIN's table is bound by its ON conditions only.

@@ -21,7 +21,7 @@ func (b *selectBuilder) driver() (Node, error) {
 		if b.left[s] {
 			continue
 		}
-		a := bestAccess(b.sc.slots[s], s, b.bindings(s), b.ranges(s))
+		a := bestAccess(b.sc.slots[s], s, b.facts(s))
 		switch {
 		case a == nil:
 		case a.point:
@@ -74,7 +74,7 @@ func (b *selectBuilder) group(a *access) []*access {
 		if s == a.slot || (b.left[s] && !b.precededBy(s, group)) {
 			continue
 		}
-		o := bestAccessOn(b.sc.slots[s], s, a.path, b.bindings(s), b.ranges(s))
+		o := bestAccessOn(b.sc.slots[s], s, a.path, b.facts(s))
 		if o != nil && o.pkText() == key {
 			group = append(group, o)
 			partitionRead = partitionRead || !o.point
@@ -146,10 +146,10 @@ func commonSortSpec(group []*access) *SortSpec {
 }
 
 // bestAccessOn is bestAccess restricted to one path.
-func bestAccessOn(sl Slot, slot int, path *mapping.AccessPath, binds map[string]binding, ranges map[string][]mapping.Bound) *access {
+func bestAccessOn(sl Slot, slot int, path *mapping.AccessPath, f facts) *access {
 	for _, p := range sl.Entity.Paths() {
 		if p.Index == path.Index {
-			return tryPath(slot, p, binds, ranges)
+			return tryPath(slot, p, f)
 		}
 	}
 	return nil
@@ -236,7 +236,7 @@ func (b *selectBuilder) lookupStep(outer Node) (Node, error) {
 		if first < 0 {
 			first = s
 		}
-		a := bestAccess(b.sc.slots[s], s, b.bindings(s), b.ranges(s))
+		a := bestAccess(b.sc.slots[s], s, b.facts(s))
 		switch {
 		case a == nil:
 		case a.point && b.left[s]:

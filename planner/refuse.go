@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/mapping"
 )
 
 // refuse explains why slot s cannot be read without a Scan.
@@ -60,11 +61,26 @@ func scanHint(sl Slot) string {
 			conds = append(conds, sl.Alias+"."+c+" = ...")
 		}
 		way := "WHERE " + strings.Join(conds, " AND ")
+		if p.Optional {
+			var cols []string
+			for _, k := range []*mapping.Key{p.PK, p.SK} {
+				if k != nil {
+					cols = append(cols, k.Columns()...)
+				}
+			}
+			for _, c := range cols {
+				if !slices.Contains(p.PK.Columns(), c) {
+					way += " AND " + sl.Alias + "." + c + " IS NOT NULL"
+				}
+			}
+		}
 		switch {
 		case len(conds) == 0:
 			way = "any WHERE (the key " + p.PKAttr + " = " + p.PK.Raw + " is constant)"
 		case p.IsBase():
 			way += " (the key " + p.PKAttr + " = " + p.PK.Raw + ")"
+		case p.Optional:
+			way += " (through index " + p.Index + ", " + p.PKAttr + " = " + p.PK.Raw + ", which holds only the items that have every one of its key columns)"
 		default:
 			way += " (through index " + p.Index + ", " + p.PKAttr + " = " + p.PK.Raw + ")"
 		}

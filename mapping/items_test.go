@@ -1,0 +1,101 @@
+package mapping_test
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/mapping"
+)
+
+// typed is a design whose entities share one key template and are told
+// apart by a type attribute only (dynamodb-toolbox, the Developer Guide's
+// ProductCatalog), with a sparse index one entity's items are in only
+// when they have an owner.
+const typed = `
+table: Catalog
+partition_key: Id
+type_attribute: _et
+indexes:
+  BYOWNER: {partition_key: owner, sort_key: Id2}
+entities:
+  books:
+    type: Book
+    keys: {Id: "{Id}", owner: "O#{owner}", Id2: "{Id}"}
+    columns: {Id: N, title: S, owner: S}
+    optional: [BYOWNER]
+  bikes:
+    type: Bicycle
+    keys: {Id: "{Id}"}
+    columns: {Id: N, color: S}
+`
+
+func TestTypeAttributeTellsEntitiesApartWhereKeysCannot(t *testing.T) {
+	m, err := mapping.Parse("typed.yaml", []byte(typed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	books, bikes := m.Entities["books"], m.Entities["bikes"]
+	both := []*mapping.Entity{books, bikes}
+	item := func(typ string) map[string]types.AttributeValue {
+		it := map[string]types.AttributeValue{"Id": &types.AttributeValueMemberN{Value: "7"}}
+		if typ != "" {
+			it["_et"] = &types.AttributeValueMemberS{Value: typ}
+		}
+		return it
+	}
+	if e := m.Classify(item("Book"), both); e != books {
+		t.Errorf("a Book item classified as %v", e)
+	}
+	if e := m.Classify(item("Bicycle"), both); e != bikes {
+		t.Errorf("a Bicycle item classified as %v", e)
+	}
+	if e := m.Classify(item("Lamp"), both); e != nil {
+		t.Errorf("an item of no declared type classified as %s", e.Name)
+	}
+	if e := m.Classify(item(""), both); e != nil {
+		t.Errorf("an item without its type, which keys cannot tell, classified as %s", e.Name)
+	}
+	if e := m.Classify(item(""), []*mapping.Entity{bikes}); e != bikes {
+		t.Errorf("with one candidate, an item without its type is that one's: got %v", e)
+	}
+}
+
+func TestItemWritesTheTypeAndLeavesASparseIndexWhenItsColumnsAreNull(t *testing.T) {
+	m, err := mapping.Parse("typed.yaml", []byte(typed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	books := m.Entities["books"]
+	owned, err := books.Item(mapping.Row{"Id": value.Number("7"), "title": "Go", "owner": "ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := attrs(owned); got != `Id=7 Id2=7 _et="Book" owner="O#ann" title="Go"` {
+		t.Errorf("item with an owner: %s", got)
+	}
+	alone, err := books.Item(mapping.Row{"Id": value.Number("8"), "title": "Rust"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := attrs(alone); got != `Id=8 _et="Book" title="Rust"` {
+		t.Errorf("item without an owner (not in BYOWNER): %s", got)
+	}
+	if _, err := books.Item(mapping.Row{"title": "no id"}); err == nil || !strings.Contains(err.Error(), "needs a value for Id") {
+		t.Errorf("a missing base key column: %v", err)
+	}
+}
+
+// attrs prints an item's attributes by name.
+func attrs(item map[string]types.AttributeValue) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(item)) {
+		parts = append(parts, k+"="+value.Literal(value.FromAttr(item[k])))
+	}
+	return strings.Join(parts, " ")
+}
+
