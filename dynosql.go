@@ -67,6 +67,7 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 	for _, o := range opts {
 		o(&c)
 	}
+	var quirks planner.Quirks
 	if c.checkTable {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
@@ -78,10 +79,16 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 		if err := m.CheckTable(out.Table); err != nil {
 			return nil, err
 		}
+		if out.Table.TableStatus == "" {
+			// Only the embedded server (minidyn) describes a table
+			// without a status; plans work around what it does not do
+			// as DynamoDB does (README, "The embedded backend").
+			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true}
+		}
 	}
 	return &DB{
 		m:       m,
-		planner: planner.New(m, planner.Options{Consistent: c.consistent}),
+		planner: planner.New(m, planner.Options{Consistent: c.consistent, Quirks: quirks}),
 		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: c.hooks}),
 	}, nil
 }

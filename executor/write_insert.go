@@ -219,7 +219,13 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 			if err != nil {
 				return nil, err
 			}
-			ok, written, err := ex.updateOne(ctx, u, key, nil)
+			var ok bool
+			var written mapping.Row
+			if u.Move {
+				ok, written, err = ex.moveOne(ctx, u, key, nil)
+			} else {
+				ok, written, err = ex.updateOne(ctx, u, key, nil)
+			}
 			if err != nil {
 				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated)
 			}

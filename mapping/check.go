@@ -176,15 +176,19 @@ func templateType(t *Template, columns map[string]string) KeyType {
 	return KeyS
 }
 
-// checkColumnNames refuses a column named like a key attribute unless it
-// is a column of that attribute's own template (then it is parsed back
-// from the key): an item carries one value under that name, the key.
+// checkColumnNames refuses a column named like a key attribute the
+// entity has a template for, unless the column is in that template (then
+// it is parsed back from the key): the item holds one value under that
+// name, the key, and the column would read it raw ("T#a" for "a"). A
+// column named like a key attribute of an index the entity does not take
+// part in is the attribute itself, as designs that project plain
+// attributes into an index do.
 func (m *Mapping) checkColumnNames(e *Entity) error {
 	for _, attr := range m.KeyAttrs() {
 		if _, ok := e.Columns[attr]; !ok {
 			continue
 		}
-		if k := e.keys[attr]; k != nil && slices.Contains(k.Columns(), attr) {
+		if k := e.keys[attr]; k == nil || slices.Contains(k.Columns(), attr) {
 			continue
 		}
 		return m.fail("entities."+e.Name+".columns."+attr, "%s is a key attribute of %s; a column of that name would read the raw key", attr, m.Table).

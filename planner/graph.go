@@ -21,9 +21,10 @@ func (b *selectBuilder) facts(s int) facts {
 	return facts{binds: b.bindings(s), ranges: b.ranges(s), nonNull: b.nonNull(s)}
 }
 
-// nonNull returns the columns of slot s that a conjunct keeps from being
-// NULL in any row the statement keeps: a comparison, IN, BETWEEN or LIKE
-// on the column, or IS NOT NULL (each is unknown, so false, on NULL).
+// nonNull returns the columns of slot s that are never NULL in a row the
+// statement keeps: the columns of the base key, which every item has, and
+// those a conjunct keeps from being NULL: a comparison, IN, BETWEEN or
+// LIKE on the column, or IS NOT NULL (each is unknown, so false, on NULL).
 func (b *selectBuilder) nonNull(s int) map[string]bool {
 	sl := b.sc.slots[s]
 	conds := b.pool
@@ -31,6 +32,9 @@ func (b *selectBuilder) nonNull(s int) map[string]bool {
 		conds = b.leftOn[s]
 	}
 	out := map[string]bool{}
+	for _, c := range sl.Entity.BaseKeyColumns() {
+		out[c] = true
+	}
 	mark := func(e parser.Expr) {
 		if c, ok := e.(*parser.Column); ok && c.Table == sl.Alias {
 			out[c.Name] = true

@@ -19,7 +19,7 @@ import (
 // no character sorting below the literal that follows them
 // (mapping.OrderGuard), the rewrite is made only with a LIMIT (the one
 // case where it saves reads), and the executor checks every row read.
-func (o *output) orderByKey(root Node, sc *scope) {
+func (o *output) orderByKey(root Node, quirks Quirks) {
 	var filtered bool
 	if f, ok := root.(*Filter); ok {
 		root, filtered = f.Input, true
@@ -30,7 +30,7 @@ func (o *output) orderByKey(root Node, sc *scope) {
 	}
 	var guards []mapping.OrderGuard
 	if len(o.sort) > 0 {
-		if q.SK == nil {
+		if q.SK == nil || (quirks.TextKeyOrder && q.SK.Key.Type != mapping.KeyS) {
 			return
 		}
 		var by []string

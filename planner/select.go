@@ -16,6 +16,22 @@ type Options struct {
 	// Consistent asks for strongly consistent reads where DynamoDB allows
 	// them: on the table and local indexes, never on a global index.
 	Consistent bool
+	// Quirks are the ways the backend departs from DynamoDB that plans
+	// must work around.
+	Quirks Quirks
+}
+
+// Quirks are departures from DynamoDB's behaviour that the embedded
+// backend (minidyn) has, and that plans work around rather than give a
+// wrong answer.
+type Quirks struct {
+	// TextKeyOrder: number and binary sort keys come back in the order of
+	// their text ("120" before "40"), so ORDER BY never relies on them.
+	TextKeyOrder bool
+	// NoRemove: UpdateItem's REMOVE leaves the attribute in place, so an
+	// UPDATE that sets a column to NULL rewrites the whole item instead
+	// (as a move does: read whole, written guarded by what was read).
+	NoRemove bool
 }
 
 // Planner plans statements against one mapping. It is safe for concurrent
@@ -120,7 +136,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 	if err != nil {
 		return nil, err
 	}
-	out.orderByKey(root, sc)
+	out.orderByKey(root, p.opts.Quirks)
 	out.countOnly(root, sc, p.m)
 	return &Plan{SQL: sql, Mapping: p.m, Root: out.build(root), Slots: sc.slots, Columns: out.columns(sc)}, nil
 }

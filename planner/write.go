@@ -96,7 +96,8 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		if ins.FanOuts, err = p.copiesFollow(sql, s.Pos, e, set); err != nil {
 			return nil, err
 		}
-		ins.OnDuplicate = &UpdateRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: e, Alias: e.Name, Set: set}
+		ins.OnDuplicate = &UpdateRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: e, Alias: e.Name, Set: set,
+			Move: p.opts.Quirks.NoRemove && removes(set)}
 		return ins, nil
 	}
 	ins.Batches = batches(e, ins.Rows)

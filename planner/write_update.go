@@ -199,7 +199,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 				At(sql, s.Pos).WithHint("INSERT the new %s row, then UPDATE the copies' %s", e.Name, cs[0].KeyColumn)
 		}
 	}
-	move := len(keyColumnsOf(e, set)) > 0
+	move := len(keyColumnsOf(e, set)) > 0 || (p.opts.Quirks.NoRemove && removes(set))
 	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", true)
 	if err != nil {
 		return nil, err
@@ -220,6 +220,16 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	}
 	u.FanOuts = fanOuts
 	return u, nil
+}
+
+// removes reports whether an assignment sets a column to NULL.
+func removes(set []*Assign) bool {
+	for _, a := range set {
+		if a.Remove() {
+			return true
+		}
+	}
+	return false
 }
 
 // checkKeyAssign refuses an assignment that would leave a key template

@@ -45,14 +45,21 @@ SELECT complaint_id, severity FROM complaints WHERE customer_id = 'custÖZL';
 -- Get all complaints for a customer, with how many communications each has
 SELECT c.complaint_id, COUNT(m.comm_id) AS comms FROM complaints c LEFT JOIN communications m ON m.complaint_id = c.complaint_id WHERE c.customer_id = 'custXYZ' GROUP BY c.complaint_id ORDER BY c.complaint_id;
 
--- Find complaints escalated to an agent: Escalations_GSI, escalated_to=<AgentID> (6 rows)
-SELECT complaint_id, escalation_time, severity, customer_id FROM complaints WHERE escalated_to = 'AgentB' ORDER BY escalation_time;
+-- Find complaints escalated to an agent: Escalations_GSI, escalated_to=<AgentID> (6 rows).
+-- The index is sparse: it holds only the complaints that have both
+-- escalated_to and escalation_time, so the WHERE keeps to those.
+SELECT complaint_id, escalation_time, severity, customer_id FROM complaints WHERE escalated_to = 'AgentB' AND escalation_time IS NOT NULL ORDER BY escalation_time;
+
+-- Without that, a complaint with escalated_to but no escalation_time
+-- would be missed: dynosql refuses rather than read the sparse index
+-- expect: refused
+SELECT complaint_id FROM complaints WHERE escalated_to = 'AgentB';
 
 -- Find complaints escalated to an agent since a date (a range on the index sort key)
 SELECT complaint_id, escalation_time FROM complaints WHERE escalated_to = 'AgentB' AND escalation_time >= '2023-06-01' ORDER BY escalation_time;
 
 -- Find complaints escalated to an agent who has none
-SELECT complaint_id FROM complaints WHERE escalated_to = 'AgentH';
+SELECT complaint_id FROM complaints WHERE escalated_to = 'AgentH' AND escalation_time IS NOT NULL;
 
 -- View agent's communication history: Agents_Comments_GSI, agentID=<AgentID>, latest 20 of 342
 SELECT complaint_id, comm_id, comm_date FROM communications WHERE agentID = 'AgentA' ORDER BY comm_date DESC LIMIT 20;
@@ -101,4 +108,4 @@ UPDATE communications SET complaint_state = 'resolved' WHERE complaint_id = 'Com
 DELETE FROM communications WHERE complaint_id = 'Complaint3001' AND comm_date = '2025-07-02T10:00:00' AND comm_id = 'comm9002';
 
 -- Find complaints escalated to an agent, after the writes: AgentH has Complaint3001, AgentB lost two
-SELECT complaint_id, escalated_to FROM complaints WHERE escalated_to IN ('AgentB', 'AgentH') ORDER BY complaint_id;
+SELECT complaint_id, escalated_to FROM complaints WHERE escalated_to IN ('AgentB', 'AgentH') AND escalation_time IS NOT NULL ORDER BY complaint_id;
