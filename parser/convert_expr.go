@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"encoding/hex"
 	"strconv"
 	"strings"
 
@@ -247,9 +248,16 @@ func (c *converter) literal(v *sqlparser.SQLVal) (Expr, *errs.Error) {
 		return &Literal{Value: n}, nil
 	case sqlparser.ValArg:
 		return c.placeholder(v)
+	case sqlparser.HexVal:
+		// X'0a1b': a binary (B) value.
+		b, err := hex.DecodeString(string(v.Val))
+		if err != nil {
+			return nil, errs.New(errs.Syntax, "bad binary literal X'%s': %v", v.Val, err).At(c.orig, c.textPos(sqlparser.String(v)))
+		}
+		return &Literal{Value: value.Binary(b)}, nil
 	}
-	return nil, c.unsupported(c.findText(sqlparser.String(v)), "hexadecimal and bit literals are not supported").
-		WithHint("write the number in decimal, or a string")
+	return nil, c.unsupported(c.findText(sqlparser.String(v)), "hexadecimal numbers and bit literals are not supported").
+		WithHint("write the number in decimal, or binary bytes as X'0a1b'")
 }
 
 // placeholder converts sqlparser's :v1, :v2... (its names for ?) into
