@@ -201,8 +201,12 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 	return cfg, nil
 }
 
+// dsnError is an error about the DSN. Its message is redacted: a DSN
+// may be a connection string someone pasted credentials into.
 func dsnError(format string, args ...any) *errs.Error {
-	return errs.New(errs.Invalid, "dynosql DSN: "+format, args...)
+	e := errs.New(errs.Invalid, "dynosql DSN: "+format, args...)
+	e.Message = errs.Redact(e.Message)
+	return e
 }
 
 // open opens the *dynosql.DB that cfg describes.

@@ -38,7 +38,7 @@ func NewClient(ctx context.Context, o Options) (*dynamodb.Client, error) {
 	// the embedded server never sends: keep its log off the terminal.
 	var logger logging.Logger = logging.Nop{}
 	if o.Debug {
-		logger = logging.NewStandardLogger(os.Stderr)
+		logger = NewLogger(os.Stderr)
 	}
 	opts := []func(*config.LoadOptions) error{
 		config.WithLogger(logger),
@@ -68,7 +68,8 @@ func NewClient(ctx context.Context, o Options) (*dynamodb.Client, error) {
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, errs.New(errs.Backend, "cannot configure the AWS SDK: %v", err).Wrap(err).
+		// A broken profile's error may quote the shared config file.
+		return nil, errs.New(errs.Backend, "cannot configure the AWS SDK: %s", errs.Redact(err.Error())).Wrap(err).
 			WithHint("check AWS_REGION, AWS_PROFILE and ~/.aws/config")
 	}
 	if cfg.Region == "" && o.Endpoint != "" {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/smithy-go/logging"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
 
@@ -227,7 +226,7 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 		// A request hook reaches the embedded backends' clients too,
 		// which the CLI does not build itself.
 		opts = append(opts, dynosql.WithRequestHook(func(do *dynamodb.Options) {
-			do.Logger = logging.NewStandardLogger(stderr)
+			do.Logger = backend.NewLogger(stderr)
 			do.ClientLogMode = aws.LogRetries | aws.LogRequest | aws.LogResponse
 		}))
 	}
