@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/smithy-go"
 
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
@@ -207,16 +206,12 @@ func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 // describeError says why the table could not be described, in DynamoDB's
 // words when it answered, and what to do about it.
 func describeError(m *mapping.Mapping, err error) error {
-	var api smithy.APIError
-	if !errors.As(err, &api) {
-		return errs.New(errs.Backend, "cannot describe table %s: %v", m.Table, err).Wrap(err).
-			WithHint("check the endpoint (--endpoint-url) and that DynamoDB answers there")
+	err = errs.FromAWS("DescribeTable", m.Table, err)
+	var be *errs.BackendError
+	if errors.As(err, &be) && be.Code == "ResourceNotFoundException" {
+		be.Base.WithHint("no table %s at this endpoint and region: create it (dynosql --create-table), or check --region and the mapping's table", m.Table)
 	}
-	e := errs.New(errs.Backend, "cannot describe table %s: %s: %s", m.Table, api.ErrorCode(), api.ErrorMessage()).Wrap(err)
-	if api.ErrorCode() == "ResourceNotFoundException" {
-		return e.WithHint("no table %s at this endpoint and region: create it (dynosql --create-table), or check --region and the mapping's table", m.Table)
-	}
-	return e.WithHint("check the region and credentials (--region, --profile, AWS_* variables)")
+	return err
 }
 
 // values converts Go arguments to DynamoDB values.
