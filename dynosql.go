@@ -28,6 +28,7 @@ type DB struct {
 	exec     *executor.Executor
 	closers  []func() error
 	endpoint string // the embedded backend's URL, if the DB started one
+	safety   safety
 }
 
 type config struct {
@@ -35,6 +36,7 @@ type config struct {
 	concurrency int
 	hooks       []func(*dynamodb.Options)
 	checkTable  bool
+	safety      safety
 }
 
 // Option configures Open.
@@ -78,10 +80,12 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 			return nil, err
 		}
 	}
+	hooks := c.safety.open(c.hooks)
 	return &DB{
 		m:       m,
 		planner: planner.New(m, planner.Options{Consistent: c.consistent}),
-		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: c.hooks}),
+		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: hooks}),
+		safety:  c.safety,
 	}, nil
 }
 
@@ -160,6 +164,10 @@ func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
 	if p.Explain {
 		return explainRows(p), nil
 	}
+	ctx, err := db.safety.enter(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	if p.Writes {
 		return nil, errs.New(errs.Invalid, "this statement writes and returns no rows").WithHint("use Exec")
 	}
@@ -195,6 +203,10 @@ func (db *DB) Exec(ctx context.Context, sql string, args ...any) (Result, error)
 func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 	if p.Explain || !p.Writes {
 		return Result{}, errs.New(errs.Invalid, "this statement returns rows").WithHint("use Query")
+	}
+	ctx, err := db.safety.enter(ctx, p)
+	if err != nil {
+		return Result{}, err
 	}
 	r, err := db.exec.Exec(ctx, p)
 	if err != nil {
