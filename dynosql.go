@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/smithy-go"
 
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
@@ -29,6 +28,7 @@ type DB struct {
 	exec     *executor.Executor
 	closers  []func() error
 	endpoint string // the embedded backend's URL, if the DB started one
+	safety   safety
 }
 
 type config struct {
@@ -36,6 +36,7 @@ type config struct {
 	concurrency int
 	hooks       []func(*dynamodb.Options)
 	checkTable  bool
+	safety      safety
 }
 
 // Option configures Open.
@@ -86,10 +87,12 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true}
 		}
 	}
+	hooks := c.safety.open(c.hooks)
 	return &DB{
 		m:       m,
 		planner: planner.New(m, planner.Options{Consistent: c.consistent, Quirks: quirks}),
-		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: c.hooks}),
+		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: hooks}),
+		safety:  c.safety,
 	}, nil
 }
 
@@ -168,6 +171,10 @@ func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
 	if p.Explain {
 		return explainRows(p), nil
 	}
+	ctx, err := db.safety.enter(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	if p.Writes {
 		return nil, errs.New(errs.Invalid, "this statement writes and returns no rows").WithHint("use Exec")
 	}
@@ -208,6 +215,10 @@ func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 	if p.Explain || !p.Writes {
 		return Result{}, errs.New(errs.Invalid, "this statement returns rows").WithHint("use Query")
 	}
+	ctx, err := db.safety.enter(ctx, p)
+	if err != nil {
+		return Result{}, err
+	}
 	r, err := db.exec.Exec(ctx, p)
 	if err != nil {
 		return Result{}, err
@@ -218,16 +229,12 @@ func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 // describeError says why the table could not be described, in DynamoDB's
 // words when it answered, and what to do about it.
 func describeError(m *mapping.Mapping, err error) error {
-	var api smithy.APIError
-	if !errors.As(err, &api) {
-		return errs.New(errs.Backend, "cannot describe table %s: %v", m.Table, err).Wrap(err).
-			WithHint("check the endpoint (--endpoint-url) and that DynamoDB answers there")
+	err = errs.FromAWS("DescribeTable", m.Table, err)
+	var be *errs.BackendError
+	if errors.As(err, &be) && be.Code == "ResourceNotFoundException" {
+		be.Base.WithHint("no table %s at this endpoint and region: create it (dynosql --create-table), or check --region and the mapping's table", m.Table)
 	}
-	e := errs.New(errs.Backend, "cannot describe table %s: %s: %s", m.Table, api.ErrorCode(), api.ErrorMessage()).Wrap(err)
-	if api.ErrorCode() == "ResourceNotFoundException" {
-		return e.WithHint("no table %s at this endpoint and region: create it (dynosql --create-table), or check --region and the mapping's table", m.Table)
-	}
-	return e.WithHint("check the region and credentials (--region, --profile, AWS_* variables)")
+	return err
 }
 
 // values converts Go arguments to DynamoDB values.

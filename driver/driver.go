@@ -22,6 +22,9 @@
 //	profile=NAME      shared config profile; absent: the default chain
 //	consistent=true   strongly consistent reads (see dynosql.WithConsistentReads)
 //	concurrency=N     requests one statement has in flight (dynosql.WithConcurrency)
+//	readonly=1        refuse every write before anything is sent (dynosql.WithReadOnly)
+//	retry_ceiling=D   how long a throttled request is retried, e.g. 90s
+//	                  (dynosql.WithRetryCeiling; default 60s)
 //	embedded=1        an in-memory DynamoDB in this process, with the
 //	                  mapping's table created empty (dynosql.OpenEmbedded)
 //	demo=1            the embedded backend loaded with the built-in school
@@ -82,6 +85,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/backend"
@@ -139,7 +143,7 @@ type dsnConfig struct {
 	opts                               []dynosql.Option
 }
 
-var dsnKeys = []string{"mapping", "endpoint", "region", "profile", "consistent", "concurrency", "embedded", "demo"}
+var dsnKeys = []string{"mapping", "endpoint", "region", "profile", "consistent", "concurrency", "embedded", "demo", "readonly", "retry_ceiling"}
 
 func parseDSN(dsn string) (*dsnConfig, error) {
 	q, err := url.ParseQuery(dsn)
@@ -168,7 +172,7 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 			cfg.region = v
 		case "profile":
 			cfg.profile = v
-		case "consistent", "embedded", "demo":
+		case "consistent", "embedded", "demo", "readonly":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
 				return nil, dsnError("%s=%q is not true or false", key, v)
@@ -180,6 +184,10 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 				cfg.embedded = b
 			case "demo":
 				cfg.demo = b
+			case "readonly":
+				if b {
+					cfg.opts = append(cfg.opts, dynosql.WithReadOnly())
+				}
 			}
 		case "concurrency":
 			n, err := strconv.Atoi(v)
@@ -187,6 +195,12 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 				return nil, dsnError("concurrency=%q is not a positive whole number", v)
 			}
 			cfg.opts = append(cfg.opts, dynosql.WithConcurrency(n))
+		case "retry_ceiling":
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return nil, dsnError("retry_ceiling=%q is not a positive duration such as 90s or 5m", v)
+			}
+			cfg.opts = append(cfg.opts, dynosql.WithRetryCeiling(d))
 		}
 	}
 	switch {
@@ -201,8 +215,12 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 	return cfg, nil
 }
 
+// dsnError is an error about the DSN. Its message is redacted: a DSN
+// may be a connection string someone pasted credentials into.
 func dsnError(format string, args ...any) *errs.Error {
-	return errs.New(errs.Invalid, "dynosql DSN: "+format, args...)
+	e := errs.New(errs.Invalid, "dynosql DSN: "+format, args...)
+	e.Message = errs.Redact(e.Message)
+	return e
 }
 
 // open opens the *dynosql.DB that cfg describes.

@@ -8,14 +8,13 @@ import (
 	"os"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/retry"
 )
 
 // Options says which endpoint to reach and how.
@@ -26,8 +25,12 @@ type Options struct {
 	Debug    bool   // show the SDK's own log lines on stderr
 }
 
-// maxAttempts pins the SDK retryer so behaviour does not change with the
-// SDK's defaults or AWS_MAX_ATTEMPTS (DYNAMODB.md 5.5, 5.7).
+// maxAttempts pins the client's own retryer, so that behaviour does not
+// change with the SDK's defaults or AWS_MAX_ATTEMPTS (DYNAMODB.md 5.5,
+// 5.7). It serves the requests no DB sends (creating tables, loading
+// datasets, Open's DescribeTable); a DB gives each of its requests a
+// retryer bounded by time instead (retry.Policy), which a client-wide
+// retryer cannot be: it has no clock per request.
 const maxAttempts = 5
 
 // NewClient returns a DynamoDB client for o. With an endpoint and no
@@ -38,22 +41,11 @@ func NewClient(ctx context.Context, o Options) (*dynamodb.Client, error) {
 	// the embedded server never sends: keep its log off the terminal.
 	var logger logging.Logger = logging.Nop{}
 	if o.Debug {
-		logger = logging.NewStandardLogger(os.Stderr)
+		logger = NewLogger(os.Stderr)
 	}
 	opts := []func(*config.LoadOptions) error{
 		config.WithLogger(logger),
-		config.WithRetryer(func() aws.Retryer {
-			r := retry.NewStandard(func(so *retry.StandardOptions) {
-				so.MaxAttempts = maxAttempts
-				// The client-wide retry quota (500 tokens) would, after
-				// about 100 failed retries, fail a long fan-out without
-				// retrying at all (DYNAMODB.md 5.2); attempts are bounded.
-				so.RateLimiter = ratelimit.None
-			})
-			// A write rejected for a conflicting transaction did not
-			// happen, so sending it again is safe (DYNAMODB.md 5.3).
-			return retry.AddWithErrorCodes(r, "TransactionConflictException")
-		}),
+		config.WithRetryer(func() aws.Retryer { return retry.Adaptive(maxAttempts) }),
 	}
 	if o.Region != "" {
 		opts = append(opts, config.WithRegion(o.Region))
@@ -68,7 +60,8 @@ func NewClient(ctx context.Context, o Options) (*dynamodb.Client, error) {
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, errs.New(errs.Backend, "cannot configure the AWS SDK: %v", err).Wrap(err).
+		// A broken profile's error may quote the shared config file.
+		return nil, errs.New(errs.Backend, "cannot configure the AWS SDK: %s", errs.Redact(err.Error())).Wrap(err).
 			WithHint("check AWS_REGION, AWS_PROFILE and ~/.aws/config")
 	}
 	if cfg.Region == "" && o.Endpoint != "" {

@@ -89,7 +89,7 @@ func batchWrite(ctx context.Context, client *dynamodb.Client, table string, reqs
 			RequestItems: map[string][]types.WriteRequest{table: reqs},
 		})
 		if err != nil {
-			return apiError("BatchWriteItem", table, err)
+			return errs.FromAWS("BatchWriteItem", table, err)
 		}
 		reqs = out.UnprocessedItems[table]
 		if len(reqs) == 0 {

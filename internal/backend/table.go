@@ -28,15 +28,15 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mappin
 	case isCode(err, "ResourceNotFoundException"):
 		_, err = client.CreateTable(ctx, m.CreateTableInput())
 		if err != nil && !isCode(err, "ResourceInUseException") {
-			return apiError("CreateTable", m.Table, err)
+			return errs.FromAWS("CreateTable", m.Table, err)
 		}
 	default:
-		return apiError("DescribeTable", m.Table, err)
+		return errs.FromAWS("DescribeTable", m.Table, err)
 	}
 	for {
 		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
 		if err != nil {
-			return apiError("DescribeTable", m.Table, err)
+			return errs.FromAWS("DescribeTable", m.Table, err)
 		}
 		if active(out.Table) {
 			return nil
@@ -70,7 +70,7 @@ func DeleteTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mappin
 		return nil
 	}
 	if err != nil {
-		return apiError("DeleteTable", m.Table, err)
+		return errs.FromAWS("DeleteTable", m.Table, err)
 	}
 	for {
 		_, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
@@ -78,7 +78,7 @@ func DeleteTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mappin
 			return nil
 		}
 		if err != nil {
-			return apiError("DescribeTable", m.Table, err)
+			return errs.FromAWS("DescribeTable", m.Table, err)
 		}
 		if err := retry.Sleep(ctx, pollEvery); err != nil {
 			return errs.New(errs.Canceled, "table %s is not deleted yet: %v", m.Table, err).Wrap(err)

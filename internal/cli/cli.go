@@ -13,10 +13,10 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/smithy-go/logging"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
 
@@ -48,6 +48,8 @@ type options struct {
 	file, format                       string
 	consistent, stats, allowPartial    bool
 	debug, version                     bool
+	readOnly                           bool
+	retryCeiling                       time.Duration
 }
 
 // usage is the help text: the flag contract of the CLI issue, written
@@ -76,7 +78,12 @@ Run SQL against a DynamoDB single-table design.
                          items read, consumed capacity, elapsed
   --allow-partial        keep going after a failed statement in -e, -f or piped
                          input (default: stop)
-  --debug                log the AWS SDK's requests, responses and warnings to stderr
+  --read-only            refuse INSERT, UPDATE, DELETE and REPAIR COPIES before
+                         anything is sent
+  --retry-ceiling D      retry a throttled or failing request for up to D (default
+                         60s), ever more slowly, before the statement fails
+  --debug                log the AWS SDK's requests, responses and warnings to
+                         stderr, credentials redacted
   --version              print the version and exit
 
 Without -e or -f, a terminal on stdin starts the shell (\? lists its commands);
@@ -104,6 +111,8 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&o.stats, "stats", false, "")
 	fs.BoolVar(&o.allowPartial, "allow-partial", false, "")
 	fs.BoolVar(&o.debug, "debug", false, "")
+	fs.BoolVar(&o.readOnly, "read-only", false, "")
+	fs.DurationVar(&o.retryCeiling, "retry-ceiling", dynosql.DefaultRetryCeiling, "")
 	fs.BoolVar(&o.version, "version", false, "")
 	return fs
 }
@@ -137,6 +146,9 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	defer func() { _ = db.Close() }()
+	if o.readOnly {
+		prompt += " (read-only)"
+	}
 
 	s := repl.NewSession(db, stdout, stderr)
 	s.Format, s.Stats, s.AllowPartial = f, o.stats, o.allowPartial
@@ -198,6 +210,12 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 	if err != nil {
 		return "", err
 	}
+	if o.retryCeiling <= 0 {
+		return "", errs.New(errs.Invalid, "--retry-ceiling %s: give a positive duration such as 90s or 5m", o.retryCeiling)
+	}
+	if o.readOnly && o.createTable {
+		return "", errs.New(errs.Invalid, "--read-only and --create-table: creating the table writes; give one")
+	}
 	if o.demo {
 		for _, name := range []string{"mapping", "endpoint-url", "region", "profile", "embedded", "create-table"} {
 			if fs.Changed(name) {
@@ -219,7 +237,10 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 // open opens the DB the flags name and returns it with the shell's
 // prompt: the table, and where it lives unless it is embedded.
 func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, string, error) {
-	var opts []dynosql.Option
+	opts := []dynosql.Option{dynosql.WithRetryCeiling(o.retryCeiling)}
+	if o.readOnly {
+		opts = append(opts, dynosql.WithReadOnly())
+	}
 	if o.consistent {
 		opts = append(opts, dynosql.WithConsistentReads(true))
 	}
@@ -227,7 +248,7 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 		// A request hook reaches the embedded backends' clients too,
 		// which the CLI does not build itself.
 		opts = append(opts, dynosql.WithRequestHook(func(do *dynamodb.Options) {
-			do.Logger = logging.NewStandardLogger(stderr)
+			do.Logger = backend.NewLogger(stderr)
 			do.ClientLogMode = aws.LogRetries | aws.LogRequest | aws.LogResponse
 		}))
 	}

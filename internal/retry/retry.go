@@ -1,5 +1,6 @@
-// Package retry holds the waits dynosql uses between attempts: backoff
-// before resending what DynamoDB left unprocessed, and plain polling.
+// Package retry holds how dynosql retries: the SDK retryer every request
+// gets (the adaptive mode, bounded by a ceiling on time), backoff before
+// resending what DynamoDB left unprocessed, and plain polling.
 package retry
 
 import (
@@ -13,8 +14,13 @@ import (
 // DynamoDB guide advises for batch operations. It returns the context's
 // error if the context ends first.
 func Backoff(ctx context.Context, attempt int) error {
+	return Sleep(ctx, jitter(attempt))
+}
+
+// jitter is Backoff's delay before retry number attempt.
+func jitter(attempt int) time.Duration {
 	ceiling := min(50*time.Millisecond<<min(attempt, 7), 5*time.Second)
-	return Sleep(ctx, time.Duration(rand.Int64N(int64(ceiling)))+1)
+	return time.Duration(rand.Int64N(int64(ceiling))) + 1
 }
 
 // Sleep waits for d, or until ctx ends and then returns its error.

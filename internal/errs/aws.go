@@ -1,0 +1,123 @@
+package errs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// retriedUntil is implemented by errors that ended a request because
+// retrying it had taken the retry ceiling (internal/retry.CeilingError).
+type retriedUntil interface {
+	error
+	RetryCeiling() time.Duration
+}
+
+// FromAWS reduces the error of an AWS SDK request to one line naming the
+// request (op, "on resource" when resource is not empty), DynamoDB's
+// error code and message, with a hint for the common codes, so that no
+// raw SDK dump reaches the user. An error that is already dynosql's is
+// returned as it is, a context's end becomes Canceled, and the SDK's own
+// error stays reachable with errors.As. The message is redacted. It
+// returns nil for nil.
+func FromAWS(op, resource string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var de Detailed
+	if errors.As(err, &de) {
+		return err
+	}
+	where := op
+	if resource != "" {
+		where += " on " + resource
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return New(Canceled, "%s stopped: deadline exceeded", where).Wrap(err)
+	}
+	if errors.Is(err, context.Canceled) {
+		return New(Canceled, "%s canceled", where).Wrap(err)
+	}
+	var ceiling retriedUntil
+	retried := errors.As(err, &ceiling)
+	var api smithy.APIError
+	var send *smithyhttp.RequestSendError
+	var e *Error
+	code := ""
+	switch {
+	case errors.As(err, &api):
+		code = api.ErrorCode()
+		e = New(Backend, "%s failed: %s: %s", where, code, Redact(api.ErrorMessage()))
+		e.Hint = hintFor(op, resource, code, api.ErrorMessage())
+	case errors.As(err, &send):
+		e = New(Backend, "%s failed: DynamoDB did not answer: %s", where, Redact(fmt.Sprint(send.Err))).
+			WithHint("check the endpoint (--endpoint-url, AWS_ENDPOINT_URL_DYNAMODB), the region and the network")
+	case retried:
+		last := "still failing"
+		if cause := errors.Unwrap(ceiling); cause != nil {
+			last = cause.Error()
+		}
+		e = New(Backend, "%s failed: %s", where, Redact(last))
+	default:
+		msg := err.Error()
+		var oe *smithy.OperationError // says the request again: "operation error DynamoDB: Query, ..."
+		if errors.As(err, &oe) && oe.Err != nil {
+			msg = oe.Err.Error()
+		}
+		e = New(Backend, "%s failed: %s", where, Redact(msg))
+	}
+	if retried {
+		e.Message += fmt.Sprintf(" (gave up after %s of retries, the retry ceiling)", ceiling.RetryCeiling())
+		e.Hint = "run the statement again later, or give it longer with --retry-ceiling (dynosql.WithRetryCeiling)"
+	}
+	return &BackendError{Base: e.Wrap(err), Op: op, Code: code}
+}
+
+// The parts of an AccessDeniedException's message that name what was
+// denied: "... is not authorized to perform: dynamodb:Query on resource:
+// arn:aws:dynamodb:us-east-1:123456789012:table/School/index/GSI1 because ...".
+var (
+	deniedActionRe   = regexp.MustCompile(`perform: (dynamodb:\w+)`)
+	deniedResourceRe = regexp.MustCompile(`on resource: (arn:[^\s]+)`)
+)
+
+// hintFor says what to do about a DynamoDB error code.
+func hintFor(op, resource, code, message string) string {
+	table := "the table"
+	if resource != "" {
+		table = "table " + resource
+	}
+	switch code {
+	case "AccessDeniedException":
+		action, on := "dynamodb:"+op, table+" (and its indexes, for index reads)"
+		if m := deniedActionRe.FindStringSubmatch(message); m != nil {
+			action = m[1]
+		}
+		if m := deniedResourceRe.FindStringSubmatch(message); m != nil {
+			on = m[1]
+		}
+		return fmt.Sprintf("these credentials lack %s on %s: grant it (README: Permissions lists what each mode needs), or use other credentials (--profile, AWS_PROFILE)", action, on)
+	case "UnrecognizedClientException", "InvalidSignatureException", "IncompleteSignatureException", "MissingAuthenticationTokenException":
+		return "DynamoDB does not accept these credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or --profile and ~/.aws/credentials"
+	case "ExpiredTokenException", "ExpiredToken":
+		return "the session's credentials have expired: renew them (aws sso login, or a new session token) and run the statement again"
+	case "ResourceNotFoundException":
+		return fmt.Sprintf("no %s at this endpoint and region: check --region, --endpoint-url and the mapping's table", table)
+	case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded":
+		return "DynamoDB throttled the requests: run the statement again later, give it longer with --retry-ceiling, or raise the table's capacity"
+	case "TransactionConflictException":
+		return "another request was writing the same items: run the statement again"
+	case "ValidationException":
+		return "DynamoDB refused the request as dynosql built it: EXPLAIN shows the request; if the statement is valid, please report it"
+	case "InternalServerError", "ServiceUnavailable":
+		return "a failure on DynamoDB's side: run the statement again"
+	case "LimitExceededException":
+		return "too many table operations in flight in this account and region: wait, then try again"
+	}
+	return ""
+}
