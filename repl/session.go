@@ -37,8 +37,8 @@ type Session struct {
 	// Vars holds the \set variables, which statements use as :NAME.
 	Vars map[string]string
 
-	// Pager, when true and Height is not 0, sends table output taller
-	// than Height lines through the program PagerCommand names (a
+	// Pager, when true and Height is not 0, sends table output of
+	// Height lines or more through the program PagerCommand names (a
 	// command and its arguments, split at spaces). \pager sets it.
 	Pager        bool
 	PagerCommand string
@@ -59,13 +59,14 @@ type Session struct {
 	// Failed counts the statements and meta-commands that failed.
 	Failed int
 
-	outFile  *os.File // \o FILE
-	goFile   *os.File // \g FILE, while its statement runs
-	in       *input   // what is being read, for \g and \e
-	where    string   // the name of the file being read, "" for none
-	line     int      // the line of where that the current piece starts on
-	last     string   // the last statement run, for \g and \e
-	quiet    bool     // while the start-up file runs: no "X is on." lines
+	outFile *os.File // \o FILE
+	goFile  *os.File // \g FILE, while its statement runs
+	in      *input   // what is being read, for \g and \e
+	where   string   // the name of the file being read, "" for none
+	line    int      // the line, in where, of the piece being run
+	last    string   // the last statement run, for \g and \e
+	quiet   bool     // while the start-up file runs: no "X is on." lines
+	// remember adds a line to the shell's history; nil outside the shell.
 	remember func(string)
 }
 
