@@ -27,11 +27,17 @@ var metaCommands []metaCommand
 func init() {
 	metaCommands = []metaCommand{
 		{`\d`, "[NAME]", "list entities with their key templates, or describe one: columns, keys, which index serves which access", (*Session).describe},
-		{`\x`, "[on|off]", "toggle expanded display (one column of name | value per row)", toggle("Expanded display", func(s *Session) *bool { return &s.Expanded })},
+		{`\x`, "[on|off|auto]", "toggle expanded display (one column of name | value per row); auto: when a row is wider than the terminal", (*Session).expand},
 		{`\timing`, "[on|off]", "toggle printing how long each statement took", toggle("Timing", func(s *Session) *bool { return &s.Timing })},
 		{`\stats`, "[on|off]", "toggle printing requests, items read and capacity after each statement", toggle("Stats", func(s *Session) *bool { return &s.Stats })},
 		{`\explain`, "[on|off]", "toggle printing the plan before running each statement", toggle("Explain", func(s *Session) *bool { return &s.Explain })},
 		{`\format`, "[FORMAT]", "show or set the output format: table, json, jsonl, csv, tsv, markdown", (*Session).setFormat},
+		{`\pager`, "[on|off]", "toggle paging of tables taller than the terminal through $PAGER", toggle("Pager", func(s *Session) *bool { return &s.Pager })},
+		{`\set`, "[NAME [VALUE]]", "list the variables, or set one; a statement's :NAME is its value, :'NAME' the value as a string", (*Session).setVar},
+		{`\unset`, "NAME", "remove a variable", (*Session).unsetVar},
+		{`\o`, "[FILE]", "send results to FILE (emptied first); alone, back to standard output", (*Session).setOutput},
+		{`\g`, "[FILE]", "run the statement typed so far (or the last one again), its results to FILE if given", (*Session).goCmd},
+		{`\e`, "", "edit the statement typed so far (or the last one) in $EDITOR, then run what is saved", (*Session).edit},
 		{`\i`, "FILE", "run the statements and meta-commands of FILE", (*Session).include},
 		{`\?`, "", "show this help", (*Session).help},
 		{`\q`, "", "quit (Ctrl-D does too)", func(*Session, context.Context, []string) error { return errQuit }},
@@ -41,12 +47,17 @@ func init() {
 // Meta runs one meta-command line such as `\d students`. Failures are
 // reported on Err, counted and returned.
 func (s *Session) Meta(ctx context.Context, line string) error {
-	fields := strings.Fields(line)
-	name := fields[0]
+	name, rest := strings.TrimSpace(line), ""
+	if i := strings.IndexAny(name, " \t"); i >= 0 {
+		name, rest = name[:i], name[i:]
+	}
 	for _, c := range metaCommands {
 		if c.name == name {
-			err := c.run(s, ctx, fields[1:])
-			if err != nil && !errors.Is(err, errQuit) && !errors.Is(err, errStop) {
+			args, err := s.metaArgs(rest)
+			if err == nil {
+				err = c.run(s, ctx, args)
+			}
+			if err != nil && !errors.Is(err, errQuit) && !errors.Is(err, errStop) && !errors.As(err, new(reported)) {
 				s.Failed++
 				s.report(err)
 			}
@@ -88,9 +99,45 @@ func toggle(what string, field func(*Session) *bool) func(*Session, context.Cont
 		if *p {
 			state = "on"
 		}
-		fmt.Fprintf(s.Out, "%s is %s.\n", what, state)
+		s.confirm("%s is %s.", what, state)
 		return nil
 	}
+}
+
+// confirm prints what a meta-command set, unless the start-up file is
+// running.
+func (s *Session) confirm(format string, args ...any) {
+	if !s.quiet {
+		fmt.Fprintf(s.Out, format+"\n", args...)
+	}
+}
+
+// expand is \x: on and off toggle as before, auto expands a table only
+// when one of its rows is wider than the terminal, as psql's \x auto.
+func (s *Session) expand(_ context.Context, args []string) error {
+	switch {
+	case len(args) == 0 && s.Expanded == ExpandOff:
+		s.Expanded = ExpandOn
+	case len(args) == 0:
+		s.Expanded = ExpandOff // from auto too, as psql
+	case args[0] == "on":
+		s.Expanded = ExpandOn
+	case args[0] == "off":
+		s.Expanded = ExpandOff
+	case args[0] == "auto":
+		s.Expanded = ExpandAuto
+	default:
+		return errs.New(errs.Invalid, "expected on, off or auto, got %q", args[0])
+	}
+	switch s.Expanded {
+	case ExpandOn:
+		s.confirm("Expanded display is on.")
+	case ExpandOff:
+		s.confirm("Expanded display is off.")
+	default:
+		s.confirm("Expanded display is used automatically.")
+	}
+	return nil
 }
 
 func (s *Session) setFormat(_ context.Context, args []string) error {
@@ -103,7 +150,7 @@ func (s *Session) setFormat(_ context.Context, args []string) error {
 		return err
 	}
 	s.Format = f
-	fmt.Fprintf(s.Out, "Output format is %s.\n", f)
+	s.confirm("Output format is %s.", f)
 	return nil
 }
 
@@ -111,12 +158,12 @@ func (s *Session) include(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return errs.New(errs.Invalid, `\i takes one file name`)
 	}
-	f, err := os.Open(args[0])
+	f, err := os.Open(expandHome(args[0]))
 	if err != nil {
-		return errs.New(errs.Invalid, "cannot open %s: %v", args[0], errors.Unwrap(err))
+		return errs.New(errs.Invalid, "cannot open %s: %v", args[0], cause(err))
 	}
 	defer func() { _ = f.Close() }()
-	return s.RunScript(ctx, f)
+	return s.RunScript(ctx, args[0], f)
 }
 
 func (s *Session) help(context.Context, []string) error {
@@ -138,10 +185,6 @@ func (s *Session) describe(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	p := s.printer()
-	if s.Format == format.Table {
-		fmt.Fprintf(s.Out, "Entity %s in table %s\n", e.Name, m.Table)
-	}
 	cols := &format.Static{Cols: []string{"column", "type", "stored"}}
 	for _, c := range e.ColumnNames() {
 		stored := "attribute"
@@ -150,15 +193,20 @@ func (s *Session) describe(_ context.Context, args []string) error {
 		}
 		cols.Data = append(cols.Data, []value.Value{c, e.Columns[c], stored})
 	}
-	if _, err := p.Rows(cols); err != nil {
-		return err
-	}
 	paths := &format.Static{Cols: []string{"access", "partition key", "sort key", "serves"}}
 	for _, ap := range e.Paths() {
 		paths.Data = append(paths.Data, []value.Value{accessName(m, ap), keyText(ap.PKAttr, ap.PK), keyText(ap.SKAttr, ap.SK), serves(ap)})
 	}
-	_, err = p.Rows(paths)
-	return err
+	return s.print(func(p *format.Printer) error {
+		if s.Format == format.Table {
+			fmt.Fprintf(p.W, "Entity %s in table %s\n", e.Name, m.Table)
+		}
+		if _, err := p.Rows(cols); err != nil {
+			return err
+		}
+		_, err := p.Rows(paths)
+		return err
+	})
 }
 
 func (s *Session) listEntities(m *mapping.Mapping) error {
@@ -176,8 +224,10 @@ func (s *Session) listEntities(m *mapping.Mapping) error {
 		}
 		st.Data = append(st.Data, row)
 	}
-	_, err := s.printer().Rows(st)
-	return err
+	return s.print(func(p *format.Printer) error {
+		_, err := p.Rows(st)
+		return err
+	})
 }
 
 // accessName names an access path: the table, or an index with its

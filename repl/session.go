@@ -5,7 +5,6 @@
 package repl
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -19,22 +18,38 @@ import (
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/format"
-	"github.com/dynosql/dynosql/parser"
 )
 
 // Session holds a DB and the display settings the meta-commands change.
 type Session struct {
 	DB  *dynosql.DB
-	Out io.Writer // results
+	Out io.Writer // results (unless \o or \g sends them to a file) and messages
 	Err io.Writer // errors, --stats figures
 
 	Format   format.Format
-	Expanded bool // \x
-	Timing   bool // \timing
-	Stats    bool // --stats, \stats
-	Explain  bool // \explain: print the plan before running
+	Expanded Expansion // \x
+	Timing   bool      // \timing
+	Stats    bool      // --stats, \stats
+	Explain  bool      // \explain: print the plan before running
 	// AllowPartial keeps a script going after a failed statement.
 	AllowPartial bool
+
+	// Vars holds the \set variables, which statements use as :NAME.
+	Vars map[string]string
+
+	// Pager, when true and Height is not 0, sends table output of
+	// Height lines or more through the program PagerCommand names (a
+	// command and its arguments, split at spaces). \pager sets it.
+	Pager        bool
+	PagerCommand string
+	// Height returns the number of lines of the terminal Out writes to,
+	// 0 when Out is not a terminal.
+	Height func() int
+	// Width returns the number of columns \x auto fits a table in, 0
+	// when it is not known (and \x auto then never expands).
+	Width func() int
+	// Editor is the command \e runs on a file, split at spaces.
+	Editor string
 
 	// Interrupt derives the context of one statement so that Ctrl-C
 	// cancels the statement and not the shell. It defaults to
@@ -43,12 +58,36 @@ type Session struct {
 
 	// Failed counts the statements and meta-commands that failed.
 	Failed int
+
+	outFile *os.File // \o FILE
+	goFile  *os.File // \g FILE, while its statement runs
+	in      *input   // what is being read, for \g and \e
+	where   string   // the name of the file being read, "" for none
+	line    int      // the line, in where, of the piece being run
+	last    string   // the last statement run, for \g and \e
+	quiet   bool     // while the start-up file runs: no "X is on." lines
+	// remember adds a line to the shell's history; nil outside the shell.
+	remember func(string)
 }
+
+// Expansion is the \x setting: whether a table prints one column of
+// name | value pairs per row.
+type Expansion int
+
+// The \x settings.
+const (
+	ExpandOff  Expansion = iota // columns side by side
+	ExpandOn                    // name | value pairs, one record per row
+	ExpandAuto                  // name | value pairs when a row is wider than Width
+)
 
 // NewSession returns a session over db printing in table format.
 func NewSession(db *dynosql.DB, out, errOut io.Writer) *Session {
-	return &Session{DB: db, Out: out, Err: errOut, Format: format.Table}
+	return &Session{DB: db, Out: out, Err: errOut, Format: format.Table, Pager: true, in: &input{}}
 }
+
+// Close closes the file \o sends results to, if any.
+func (s *Session) Close() error { return s.closeOutput() }
 
 // errQuit is returned by \q to end the script or the shell.
 var errQuit = errors.New("quit")
@@ -56,13 +95,18 @@ var errQuit = errors.New("quit")
 // errStop ends a script after a failure already reported.
 var errStop = errors.New("stopped after an error")
 
-func (s *Session) printer() *format.Printer {
-	return &format.Printer{W: s.Out, F: s.Format, Expanded: s.Expanded}
-}
+// reported wraps a failure already reported and counted, so that the
+// meta-command that met it does not report it again.
+type reported struct{ error }
 
-// Run runs one statement, prints its result, and reports its failure on
-// Err as well as returning it.
+func (r reported) Unwrap() error { return r.error }
+
+// Run runs one statement, after putting in the values of the :NAME
+// variables, prints its result, and reports its failure on Err as well
+// as returning it.
 func (s *Session) Run(ctx context.Context, sql string) error {
+	s.last = sql
+	sql = s.substitute(sql)
 	interrupt := s.Interrupt
 	if interrupt == nil {
 		interrupt = func(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -98,9 +142,8 @@ func (s *Session) run(ctx context.Context, sql string) error {
 	if err != nil {
 		return err
 	}
-	p := s.printer()
 	if plan.Explain || s.Explain {
-		if err := p.Plan(plan); err != nil || plan.Explain {
+		if err := s.print(func(p *format.Printer) error { return p.Plan(plan) }); err != nil || plan.Explain {
 			return err
 		}
 	}
@@ -109,22 +152,32 @@ func (s *Session) run(ctx context.Context, sql string) error {
 		if err != nil {
 			return err
 		}
-		return p.Result(format.Result{Affected: res.RowsAffected, CopiesUpdated: res.CopiesUpdated, CopiesSkipped: res.CopiesSkipped})
+		return s.print(func(p *format.Printer) error {
+			return p.Result(format.Result{Affected: res.RowsAffected, CopiesUpdated: res.CopiesUpdated, CopiesSkipped: res.CopiesSkipped})
+		})
 	}
 	rows, err := s.DB.QueryPlan(ctx, plan)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = rows.Close() }()
-	_, err = p.Rows(rows)
-	return err
+	return s.print(func(p *format.Printer) error {
+		_, err := p.Rows(rows)
+		return err
+	})
 }
 
 // report prints an error: "ERROR: " and its one line, then the statement
-// with a caret under the position and the hint.
+// with a caret under the position and the hint. Read from a file, the
+// ERROR line starts with the file's name and the line the failing
+// statement or meta-command starts on, as psql's do.
 func (s *Session) report(err error) {
-	e := errs.As(err)
-	fmt.Fprintf(s.Err, "ERROR: %s\n%s", oneLine(e.Error()), e.Detail())
+	e := unsetHint(errs.As(err))
+	where := ""
+	if s.where != "" {
+		where = fmt.Sprintf("%s:%d: ", s.where, s.line)
+	}
+	fmt.Fprintf(s.Err, "%sERROR: %s\n%s", where, oneLine(e.Error()), e.Detail())
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -150,60 +203,3 @@ func statsLine(sn executor.Snapshot, elapsed time.Duration) string {
 	return fmt.Sprintf("stats: %s, %s read, %g capacity units, %s",
 		req, items, sn.Capacity, elapsed.Round(10*time.Microsecond))
 }
-
-// RunScript reads statements and meta-commands from r, as psql reads a
-// file: statements end with ';' (or at the end of the input), and a line
-// starting with '\' between statements is a meta-command. It stops at the
-// first failure unless AllowPartial is set, and at \q. It returns an
-// error only when it stopped early.
-func (s *Session) RunScript(ctx context.Context, r io.Reader) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	var buf strings.Builder
-	for sc.Scan() {
-		line := sc.Text()
-		if buf.Len() == 0 && strings.HasPrefix(strings.TrimSpace(line), `\`) {
-			if err := s.Meta(ctx, line); err != nil {
-				if errors.Is(err, errQuit) || !s.AllowPartial {
-					return err
-				}
-			}
-			continue
-		}
-		buf.WriteString(line + "\n")
-		if parser.Complete(buf.String()) {
-			if err := s.runAll(ctx, buf.String(), !s.AllowPartial); err != nil {
-				return err
-			}
-			buf.Reset()
-		}
-	}
-	if err := sc.Err(); err != nil {
-		s.Failed++
-		s.report(errs.New(errs.Invalid, "cannot read statements: %v", err))
-		return errStop
-	}
-	return s.runAll(ctx, buf.String(), !s.AllowPartial)
-}
-
-// runAll runs the statements of text, stopping at the first failure when
-// stopOnError is set, and always when a statement was canceled.
-func (s *Session) runAll(ctx context.Context, text string, stopOnError bool) error {
-	stmts, err := parser.Split(text)
-	if err != nil {
-		s.Failed++
-		s.report(err)
-		return errStop
-	}
-	for _, st := range stmts {
-		err := s.Run(ctx, st)
-		if err != nil && (stopOnError || errors.Is(err, errs.Canceled) || ctx.Err() != nil) {
-			return errStop
-		}
-	}
-	return nil
-}
-
-// IsQuit reports whether err is the end of a script by \q, which is not
-// a failure.
-func IsQuit(err error) bool { return errors.Is(err, errQuit) }

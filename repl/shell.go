@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/chzyer/readline"
-
-	"github.com/dynosql/dynosql/parser"
 )
 
 // ShellConfig says where the interactive shell reads and writes.
@@ -19,6 +17,7 @@ type ShellConfig struct {
 	// "School@localhost:8000"; the shell adds "=> " or "-> ".
 	Prompt string
 	// HistoryFile keeps the statements between sessions; "" keeps none.
+	// The variable HISTFILE, when set, takes its place (\set HISTFILE).
 	HistoryFile string
 	// Stdin, Stdout and Stderr default to the process's own. A pipe as
 	// Stdin lets tests drive the shell without a terminal.
@@ -31,10 +30,10 @@ type ShellConfig struct {
 }
 
 // Shell reads lines with readline until Ctrl-D or \q. A statement may
-// span lines and runs when a line ends it with ';'; a line starting with
-// '\' between statements is a meta-command. Ctrl-C while typing clears
-// the input; while a statement runs it cancels the statement (see
-// Session.Interrupt). Failures are reported and the shell goes on.
+// span lines and runs when a line ends it with ';'; a '\' outside quotes
+// starts a meta-command. Ctrl-C while typing clears the input; while a
+// statement runs it cancels the statement (see Session.Interrupt).
+// Failures are reported and the shell goes on.
 func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 	comp := &completer{m: s.DB.Mapping()}
 	if c.Stdin == nil {
@@ -45,9 +44,9 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 	stdin := readline.NewCancelableStdin(c.Stdin)
 	cfg := &readline.Config{
 		Prompt:                 c.Prompt + "=> ",
-		HistoryFile:            c.HistoryFile,
-		DisableAutoSaveHistory: true, // saved per statement, not per line
+		DisableAutoSaveHistory: true, // saved per statement, not per line, by history
 		HistorySearchFold:      true,
+		HistoryLimit:           historyLimit,
 		AutoComplete:           comp,
 		InterruptPrompt:        "^C",
 		Stdin:                  stdin,
@@ -69,19 +68,25 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 		_ = stdin.Close()
 		_ = rl.Close()
 	}()
-
-	var buf strings.Builder
-	for {
-		if buf.Len() == 0 {
-			rl.SetPrompt(c.Prompt + "=> ")
-		} else {
-			rl.SetPrompt(c.Prompt + "-> ")
+	h := &history{rl: rl, warn: s.Err, path: func() string {
+		if p, ok := s.Vars[HistFileVar]; ok {
+			return expandHome(p)
 		}
-		comp.pending = buf.String()
+		return c.HistoryFile
+	}}
+	h.load()
+	s.remember = h.add
+	defer func() { s.remember = nil }()
+
+	in := &input{}
+	defer s.reading(in, "")()
+	for n := 1; ; n++ {
+		rl.SetPrompt(c.Prompt + in.prompt())
+		comp.pending = in.buf.String()
 		line, err := rl.Readline()
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
-			buf.Reset()
+			in.reset()
 			continue
 		case errors.Is(err, io.EOF):
 			fmt.Fprintln(s.Out)
@@ -89,22 +94,24 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 		case err != nil:
 			return err
 		}
-		if buf.Len() == 0 && strings.HasPrefix(strings.TrimSpace(line), `\`) {
-			_ = rl.SaveHistory(strings.TrimSpace(line))
-			if err := s.Meta(ctx, strings.TrimSpace(line)); errors.Is(err, errQuit) {
+		for _, p := range in.feed(line, n) {
+			h.add(historyEntry(p, in))
+			// Failures are reported already; the shell goes on.
+			if err := s.do(ctx, p, false); errors.Is(err, errQuit) {
 				return nil
 			}
-			continue
-		}
-		if buf.Len() == 0 && strings.TrimSpace(line) == "" {
-			continue
-		}
-		buf.WriteString(line + "\n")
-		if parser.Complete(buf.String()) {
-			_ = rl.SaveHistory(strings.Join(strings.Fields(buf.String()), " "))
-			// Failures are reported already; the shell goes on.
-			_ = s.runAll(ctx, buf.String(), false)
-			buf.Reset()
 		}
 	}
+}
+
+// historyEntry is the history line of a piece: a statement on one line
+// with its ';', or a meta-command after the statement it runs (\g, \e).
+func historyEntry(p piece, in *input) string {
+	if p.meta == "" {
+		return oneLine(p.sql) + ";"
+	}
+	if sql := in.text(); sql != "" && (strings.HasPrefix(p.meta, `\g`) || strings.HasPrefix(p.meta, `\e`)) {
+		return oneLine(sql) + " " + p.meta
+	}
+	return p.meta
 }

@@ -49,7 +49,7 @@ func params(t *testing.T, files []string, env ...string) testscript.Params {
 			}
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "perm": perm},
 	}
 }
 
@@ -72,6 +72,22 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
+
+// perm checks the permission bits of a file:
+//
+//	perm 0600 .dynosql_history
+func perm(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: perm MODE FILE")
+	}
+	want, err := strconv.ParseUint(args[0], 8, 32)
+	ts.Check(err)
+	fi, err := os.Stat(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if got := fi.Mode().Perm(); got != os.FileMode(want) {
+		ts.Fatalf("%s has mode %04o, want %04o", args[1], got, want)
 	}
 }
 

@@ -41,13 +41,21 @@ const MappingEnv = "DYNOSQL_MAPPING"
 // HistoryName is the shell's history file, in the home directory.
 const HistoryName = ".dynosql_history"
 
+// HistoryEnv names the variable that moves the history file; set empty,
+// it turns history off.
+const HistoryEnv = "DYNOSQL_HISTFILE"
+
+// StartupName is the start-up file, in the home directory, that runs
+// before any statement unless -X is given.
+const StartupName = ".dynosqlrc"
+
 type options struct {
 	mapping, endpoint, region, profile string
 	embedded, demo, createTable        bool
 	execute                            []string
-	file, format                       string
+	file, format, output               string
 	consistent, stats, allowPartial    bool
-	debug, version                     bool
+	debug, version, noStartup          bool
 	readOnly                           bool
 	retryCeiling                       time.Duration
 }
@@ -69,10 +77,11 @@ Run SQL against a DynamoDB single-table design.
   --create-table         create the mapping's table and indexes (on-demand billing)
                          if missing, then go on
   -e, --execute SQL      run the statement(s) and exit; may be repeated; statements
-                         separated by ';'
+                         separated by ';' (also -c, --command, as psql)
   -f, --file FILE        run statements from FILE ('-' for stdin) and exit
   --format F             table (the default, also when not a terminal), json, jsonl,
-                         csv, tsv, markdown
+                         csv, tsv, markdown (also --output, as the AWS CLI)
+  -X, --no-rc            do not run ~/.dynosqlrc first
   --consistent           strongly consistent reads where DynamoDB allows them
   --stats                after each statement, to stderr: requests by operation,
                          items read, consumed capacity, elapsed
@@ -87,7 +96,10 @@ Run SQL against a DynamoDB single-table design.
   --version              print the version and exit
 
 Without -e or -f, a terminal on stdin starts the shell (\? lists its commands);
-otherwise statements are read from stdin.
+otherwise statements are read from stdin. ~/.dynosqlrc, when it exists, runs
+first, unless -X. The pager for tall tables is $PAGER (default less -FRX), \e
+runs $EDITOR (or $VISUAL, default vi), history is kept in ~/.dynosql_history
+or $DYNOSQL_HISTFILE.
 
 Exit status: 0 when every statement succeeded, 1 when a statement failed,
 2 for bad flags or when the mapping or the backend could not be opened.
@@ -104,9 +116,15 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&o.embedded, "embedded", false, "")
 	fs.BoolVar(&o.demo, "demo", false, "")
 	fs.BoolVar(&o.createTable, "create-table", false, "")
-	fs.StringArrayVarP(&o.execute, "execute", "e", nil, "")
+	// -e and -c fill one list, so that their statements run in the
+	// order given.
+	execute := (*statements)(&o.execute)
+	fs.VarP(execute, "execute", "e", "")
+	fs.VarP(execute, "command", "c", "")
 	fs.StringVarP(&o.file, "file", "f", "", "")
 	fs.StringVar(&o.format, "format", "table", "")
+	fs.StringVar(&o.output, "output", "", "")
+	fs.BoolVarP(&o.noStartup, "no-rc", "X", false, "")
 	fs.BoolVar(&o.consistent, "consistent", false, "")
 	fs.BoolVar(&o.stats, "stats", false, "")
 	fs.BoolVar(&o.allowPartial, "allow-partial", false, "")
@@ -116,6 +134,21 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&o.version, "version", false, "")
 	return fs
 }
+
+// statements is the value of -e and -c: each use adds one.
+type statements []string
+
+// String lists the statements given so far.
+func (v *statements) String() string { return strings.Join(*v, "; ") }
+
+// Set adds one -e or -c.
+func (v *statements) Set(sql string) error {
+	*v = append(*v, sql)
+	return nil
+}
+
+// Type names the value in pflag's messages.
+func (v *statements) Type() string { return "SQL" }
 
 // Main runs the command with args (without the program name) and returns
 // its exit status. Statements read stdin when it is not a terminal and
@@ -152,7 +185,17 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 
 	s := repl.NewSession(db, stdout, stderr)
 	s.Format, s.Stats, s.AllowPartial = f, o.stats, o.allowPartial
+	setTerminal(s, stdout)
+	if !o.noStartup {
+		if home, err := os.UserHomeDir(); err == nil {
+			s.RunStartup(ctx, filepath.Join(home, StartupName))
+		}
+	}
 	run(ctx, s, &o, stdin, stdout, stderr, prompt)
+	if err := s.Close(); err != nil {
+		s.Failed++
+		reportTo(stderr, err)
+	}
 	if s.Failed > 0 {
 		return ExitFailed
 	}
@@ -163,14 +206,14 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 func run(ctx context.Context, s *repl.Session, o *options, stdin *os.File, stdout, stderr io.Writer, prompt string) {
 	if len(o.execute) > 0 || o.file != "" {
 		for _, sql := range o.execute {
-			if err := s.RunScript(ctx, strings.NewReader(sql)); err != nil {
+			if err := s.RunScript(ctx, "", strings.NewReader(sql)); err != nil {
 				return
 			}
 		}
 		if o.file == "" {
 			return
 		}
-		r := io.Reader(stdin)
+		r, name := io.Reader(stdin), ""
 		if o.file != "-" {
 			f, err := os.Open(o.file)
 			if err != nil {
@@ -179,17 +222,17 @@ func run(ctx context.Context, s *repl.Session, o *options, stdin *os.File, stdou
 				return
 			}
 			defer func() { _ = f.Close() }()
-			r = f
+			r, name = f, o.file
 		}
-		_ = s.RunScript(ctx, r)
+		_ = s.RunScript(ctx, name, r)
 		return
 	}
 	if !isatty.IsTerminal(stdin.Fd()) {
-		_ = s.RunScript(ctx, stdin)
+		_ = s.RunScript(ctx, "", stdin)
 		return
 	}
-	history := ""
-	if home, err := os.UserHomeDir(); err == nil {
+	history, set := os.LookupEnv(HistoryEnv)
+	if home, err := os.UserHomeDir(); err == nil && !set {
 		history = filepath.Join(home, HistoryName)
 	}
 	fmt.Fprintf(stdout, "dynosql %s on %s. Type \\? for help, \\q or Ctrl-D to leave.\n", version(), prompt)
@@ -205,6 +248,13 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 	if fs.NArg() > 0 {
 		return "", errs.New(errs.Invalid, "unexpected argument %q", fs.Arg(0)).
 			WithHint(`give statements with -e "SQL" or -f FILE`)
+	}
+	if fs.Changed("output") {
+		if fs.Changed("format") && o.output != o.format {
+			return "", errs.New(errs.Invalid, "--format %s and --output %s disagree", o.format, o.output).
+				WithHint("--output is another name for --format; give one")
+		}
+		o.format = o.output
 	}
 	f, err := format.Parse(o.format)
 	if err != nil {

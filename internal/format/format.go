@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
@@ -31,7 +32,7 @@ const (
 	JSON     Format = "json"     // one line per statement: an array of row objects
 	JSONL    Format = "jsonl"    // one object per row
 	CSV      Format = "csv"      // RFC 4180, a header line, NULL as an empty field
-	TSV      Format = "tsv"      // csv with tabs
+	TSV      Format = "tsv"      // tab-separated, no quotes: tab, newline, CR and \ escaped as \t, \n, \r, \\
 	Markdown Format = "markdown" // a GitHub markdown table
 )
 
@@ -67,6 +68,9 @@ type Printer struct {
 	// Expanded prints each row of a table as a column of name | value
 	// pairs under a record heading, like psql's \x.
 	Expanded bool
+	// AutoWidth, when not 0, prints a table expanded when one of its
+	// lines would be wider than AutoWidth columns, like psql's \x auto.
+	AutoWidth int
 }
 
 // Rows prints every row of src and returns how many it printed. It
@@ -76,8 +80,10 @@ func (p *Printer) Rows(src Source) (int, error) {
 	switch p.F {
 	case JSON, JSONL:
 		return p.jsonRows(src)
-	case CSV, TSV:
+	case CSV:
 		return p.csvRows(src)
+	case TSV:
+		return p.tsvRows(src)
 	}
 	cols := src.Columns()
 	var rows [][]value.Value
@@ -98,8 +104,21 @@ func (p *Printer) Rows(src Source) (int, error) {
 	t := newTable(cols, rows)
 	t.SetStyle(plainStyle)
 	t.SuppressTrailingSpaces()
-	_, err := fmt.Fprintf(p.W, "%s\n%s\n", t.Render(), count(len(rows)))
+	out := t.Render()
+	if p.AutoWidth > 0 && widest(out) > p.AutoWidth {
+		return len(rows), p.expanded(cols, rows)
+	}
+	_, err := fmt.Fprintf(p.W, "%s\n%s\n", out, count(len(rows)))
 	return len(rows), err
+}
+
+// widest returns the display width of the widest line of s.
+func widest(s string) int {
+	w := 0
+	for _, line := range strings.Split(s, "\n") {
+		w = max(w, text.StringWidthWithoutEscSequences(line))
+	}
+	return w
 }
 
 // plainStyle draws tables the way psql does: no outer border, columns
@@ -237,9 +256,6 @@ func marshal(v any) []byte {
 // csvRows writes a header line and then each row, flushed as it comes.
 func (p *Printer) csvRows(src Source) (int, error) {
 	w := csv.NewWriter(p.W)
-	if p.F == TSV {
-		w.Comma = '\t'
-	}
 	if err := w.Write(src.Columns()); err != nil {
 		return 0, err
 	}
@@ -263,6 +279,41 @@ func (p *Printer) csvRows(src Source) (int, error) {
 		return n, err
 	}
 	return n, w.Error()
+}
+
+// tsvEscape keeps a field on its line and in its column without quotes,
+// the way PostgreSQL's COPY text format and mysql --batch do, so that
+// cut and awk can read the output.
+var tsvEscape = strings.NewReplacer("\\", `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`)
+
+// tsvRows writes a header line and then each row, tab-separated and
+// escaped rather than quoted; NULL is an empty field.
+func (p *Printer) tsvRows(src Source) (int, error) {
+	line := func(fields []string) error {
+		for i, f := range fields {
+			fields[i] = tsvEscape.Replace(f)
+		}
+		_, err := io.WriteString(p.W, strings.Join(fields, "\t")+"\n")
+		return err
+	}
+	if err := line(slices.Clone(src.Columns())); err != nil {
+		return 0, err
+	}
+	n := 0
+	for src.Next() {
+		r := src.RawValues()
+		rec := make([]string, len(r))
+		for i, v := range r {
+			if v != nil {
+				rec[i] = value.Text(v)
+			}
+		}
+		if err := line(rec); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, src.Err()
 }
 
 // Result is what a write did, as the JSON formats print it.

@@ -31,6 +31,9 @@ func TestPrinter(t *testing.T) {
 		{CSV, "id,tags,meta,set,ok,note\n" +
 			`p1,"[""go"",2]","{""a"":null,""b"":1.50}","[""x"",""y""]",true,"say ""hi"", <b>"` + "\n" +
 			"p2,,,,false,\n"},
+		{TSV, "id\ttags\tmeta\tset\tok\tnote\n" +
+			"p1\t[\"go\",2]\t{\"a\":null,\"b\":1.50}\t[\"x\",\"y\"]\ttrue\tsay \"hi\", <b>\n" +
+			"p2\t\t\t\tfalse\t\n"},
 		{Table, "" +
 			" id | tags     | meta                | set       | ok    | note\n" +
 			"----+----------+---------------------+-----------+-------+---------------\n" +
@@ -71,6 +74,49 @@ func TestResult(t *testing.T) {
 		}
 		if b.String() != tt.want {
 			t.Errorf("%s %+v: got %q, want %q", tt.f, tt.r, b.String(), tt.want)
+		}
+	}
+}
+
+// TSV escapes what would break a line or a column instead of quoting it:
+// a reader splits on tabs and newlines and unescapes four sequences.
+func TestTSVEscapes(t *testing.T) {
+	src := &Static{
+		Cols: []string{"a\tb", "note"},
+		Data: [][]value.Value{{"x", "tab\there\nnew line\r\nback\\slash 'q' \"dq\""}},
+	}
+	var b strings.Builder
+	if _, err := (&Printer{W: &b, F: TSV}).Rows(src); err != nil {
+		t.Fatal(err)
+	}
+	want := `a\tb` + "\tnote\n" + "x\t" + `tab\there\nnew line\r\nback\\slash 'q' "dq"` + "\n"
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// With AutoWidth, a table that fits stays a table and one wider than the
+// width prints expanded, as psql's \x auto. The table below is 30
+// columns wide (its rule line).
+func TestAutoWidth(t *testing.T) {
+	src := func() *Static {
+		return &Static{Cols: []string{"id", "title"}, Data: [][]value.Value{{"cs101", "Intro to Programming"}}}
+	}
+	tests := []struct {
+		width int
+		want  string
+	}{
+		{40, " id    | title\n-------+----------------------\n cs101 | Intro to Programming\n(1 row)\n"},
+		{30, " id    | title\n-------+----------------------\n cs101 | Intro to Programming\n(1 row)\n"},
+		{29, "-[ RECORD 1 ]\n id    | cs101\n title | Intro to Programming\n(1 row)\n"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		if _, err := (&Printer{W: &b, F: Table, AutoWidth: tt.width}).Rows(src()); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tt.want {
+			t.Errorf("width %d: got:\n%s\nwant:\n%s", tt.width, b.String(), tt.want)
 		}
 	}
 }

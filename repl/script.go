@@ -1,0 +1,99 @@
+package repl
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/dynosql/dynosql/internal/errs"
+)
+
+// RunScript reads statements and meta-commands from r, as psql reads a
+// file: statements end with ';' (or at the end of the input), and a '\'
+// outside quotes and comments starts a meta-command that takes the rest
+// of the line. It stops at the first failure unless AllowPartial is set,
+// and at \q. It returns an error only when it stopped early.
+//
+// name, when not "", is the file r reads: errors then start with it and
+// the line of the failing statement, "bad.sql:5: ERROR: ...".
+func (s *Session) RunScript(ctx context.Context, name string, r io.Reader) error {
+	defer s.reading(&input{}, name)()
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	n := 0
+	for sc.Scan() {
+		n++
+		for _, p := range s.in.feed(sc.Text(), n) {
+			if err := s.do(ctx, p, !s.AllowPartial); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		s.line = n
+		s.Failed++
+		s.report(errs.New(errs.Invalid, "cannot read statements: %v", err))
+		return errStop
+	}
+	if sql, line := s.in.take(); sql != "" {
+		return s.do(ctx, piece{sql: sql, line: line}, !s.AllowPartial)
+	}
+	return nil
+}
+
+// RunStartup runs the start-up file path (~/.dynosqlrc), as psql runs
+// ~/.psqlrc: its failures are reported with the file and line and do not
+// stop it, nor count as the session's; its meta-commands print no
+// confirmation. A missing file is no error.
+func (s *Session) RunStartup(ctx context.Context, path string) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(s.Err, "WARNING: start-up file not run: %v\n", err)
+		return
+	}
+	defer func() { _ = f.Close() }()
+	failed, partial := s.Failed, s.AllowPartial
+	s.quiet, s.AllowPartial = true, true
+	_ = s.RunScript(ctx, path, f)
+	s.Failed, s.quiet, s.AllowPartial = failed, false, partial
+}
+
+// reading makes in the input that \g and \e take the buffer of, and name
+// the file errors name, until the function it returns is called.
+func (s *Session) reading(in *input, name string) func() {
+	prevIn, prevWhere, prevLine := s.in, s.where, s.line
+	s.in, s.where = in, name
+	return func() { s.in, s.where, s.line = prevIn, prevWhere, prevLine }
+}
+
+// do runs one piece of input. Its failure is reported; do returns an
+// error only when the input should stop being read: at \q, after a
+// cancellation, or after any failure when stopOnError is set.
+func (s *Session) do(ctx context.Context, p piece, stopOnError bool) error {
+	s.line = p.line
+	var err error
+	if p.meta != "" {
+		err = s.Meta(ctx, p.meta)
+	} else {
+		err = s.Run(ctx, p.sql)
+	}
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errQuit):
+		return err
+	case stopOnError || errors.Is(err, errs.Canceled) || ctx.Err() != nil:
+		return errStop
+	}
+	return nil
+}
+
+// IsQuit reports whether err is the end of a script by \q, which is not
+// a failure.
+func IsQuit(err error) bool { return errors.Is(err, errQuit) }
