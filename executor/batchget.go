@@ -2,7 +2,9 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"sort"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -101,6 +103,7 @@ func (r *run) batchGet(ctx context.Context, bg *planner.BatchGet, keys map[strin
 func (ex *Executor) batchGetAll(ctx context.Context, in *dynamodb.BatchGetItemInput) ([]map[string]types.AttributeValue, error) {
 	var items []map[string]types.AttributeValue
 	req := *in
+	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		out, err := ex.client.BatchGetItem(ctx, &req, ex.optFns(ctx)...)
 		if err != nil {
@@ -120,7 +123,7 @@ func (ex *Executor) batchGetAll(ctx context.Context, in *dynamodb.BatchGetItemIn
 			return items, nil
 		}
 		req.RequestItems = out.UnprocessedKeys
-		if err := retry.Backoff(ctx, attempt); err != nil {
+		if err := retry.BackoffSince(ctx, start, attempt, fmt.Errorf("%d keys left unprocessed", left)); err != nil {
 			return nil, backendError("BatchGetItem", err)
 		}
 	}

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -249,7 +250,7 @@ func (cr *copyRun) batch(ctx context.Context, pending []copyItem) error {
 	if err != nil {
 		return err
 	}
-	resent, retries := false, 0
+	resent, retries, start := false, 0, time.Now()
 	for len(pending) > 0 {
 		_, err := cr.ex.client.TransactWriteItems(ctx, tx, cr.ex.optFns(ctx)...)
 		if err == nil {
@@ -271,10 +272,7 @@ func (cr *copyRun) batch(ctx context.Context, pending []copyItem) error {
 			return backendError("TransactWriteItems", err)
 		}
 		if retryable(reasons) {
-			if retries == maxTransactRetries {
-				return backendError("TransactWriteItems", err)
-			}
-			if err := retry.Backoff(ctx, retries); err != nil {
+			if err := retry.BackoffSince(ctx, start, retries, err); err != nil {
 				return backendError("TransactWriteItems", err)
 			}
 			retries++

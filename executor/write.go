@@ -31,10 +31,6 @@ func (ex *Executor) Exec(ctx context.Context, p *planner.Plan) (*Result, error) 
 	return nil, internal("no executor for write step %T", p.Root)
 }
 
-// maxTransactRetries bounds the resends of a transaction cancelled only
-// by conflicts or throttling (DYNAMODB.md 3.4), with the same token.
-const maxTransactRetries = 5
-
 // keyDesc names a row by its base key columns: (student_id='a91', course_id='math204').
 func keyDesc(e *mapping.Entity, row mapping.Row) string {
 	var parts []string

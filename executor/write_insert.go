@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -92,6 +93,7 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 // token, which DynamoDB answers without writing again if it had run.
 func (ex *Executor) transact(ctx context.Context, tx *dynamodb.TransactWriteItemsInput) ([]types.CancellationReason, error) {
 	resent := false
+	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		_, err := ex.client.TransactWriteItems(ctx, tx, ex.optFns(ctx)...)
 		if err == nil {
@@ -114,11 +116,14 @@ func (ex *Executor) transact(ctx context.Context, tx *dynamodb.TransactWriteItem
 			// writer's: the outcome stays unknown.
 			return nil, errs.New(errs.Backend, "TransactWriteItems: the answer to the first send was lost, and the resend was cancelled without saying whether by the first send's own items").Wrap(err)
 		}
-		if !retryable(tce.CancellationReasons) || attempt == maxTransactRetries {
+		if !retryable(tce.CancellationReasons) {
 			return tce.CancellationReasons, backendError("TransactWriteItems", err)
 		}
-		if err := retry.Backoff(ctx, attempt); err != nil {
-			return nil, backendError("TransactWriteItems", err)
+		if err := retry.BackoffSince(ctx, start, attempt, err); err != nil {
+			if ctx.Err() != nil {
+				return nil, backendError("TransactWriteItems", err)
+			}
+			return tce.CancellationReasons, backendError("TransactWriteItems", err)
 		}
 	}
 }
