@@ -16,7 +16,7 @@ import (
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/testkit"
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 // embedded is the backend for tests of behaviour that does not depend on

@@ -133,4 +133,3 @@ func runPattern(t *testing.T, fx *testkit.Fixture, design string, p pattern) {
 		t.Errorf("%s: %s\n%d rows affected, SQLite says %d", where, p.sql, res.RowsAffected, want)
 	}
 }
-

@@ -10,10 +10,10 @@ import (
 
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Client is the part of the DynamoDB API dynosql uses; *dynamodb.Client

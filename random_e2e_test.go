@@ -12,7 +12,7 @@ import (
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 // randomConfig reads the seed and the number of statements of

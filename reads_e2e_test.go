@@ -17,8 +17,8 @@ import (
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/internal/testkit"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 // blobMapping is one partition of large items, to cross DynamoDB's 1 MB

@@ -7,8 +7,8 @@ import (
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/value"
 )
 
 // conn is one database/sql connection. It holds no state of its own:

@@ -3,9 +3,9 @@ package executor
 import (
 	"context"
 
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 // copyDiff is one copy that differs from its source.

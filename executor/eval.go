@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/value"
 )
 
 // env supplies the values an expression reads.

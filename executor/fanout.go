@@ -12,9 +12,9 @@ import (
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/internal/retry"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Progress reports how far the rewrite of one source row's copies has

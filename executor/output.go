@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 // rowIter yields output rows; a nil row with a nil error is the end.

@@ -18,9 +18,9 @@ import (
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/retry"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Result, error) {

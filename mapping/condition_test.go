@@ -7,8 +7,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 // condText prints a sort-key condition as op and values, for comparing.

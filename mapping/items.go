@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Row is one entity row: column name → value. A missing column is NULL.

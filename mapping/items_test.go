@@ -8,8 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 // typed is a design whose entities share one key template and are told
@@ -98,4 +98,3 @@ func attrs(item map[string]types.AttributeValue) string {
 	}
 	return strings.Join(parts, " ")
 }
-

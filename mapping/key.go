@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 // KeyType is a key attribute's DynamoDB type: S, N or B.

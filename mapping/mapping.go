@@ -17,7 +17,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Column types a mapping may declare.

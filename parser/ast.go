@@ -1,6 +1,6 @@
 package parser
 
-import "github.com/dynosql/dynosql/internal/value"
+import "github.com/dynosql/dynosql/value"
 
 // Statement is one parsed SQL statement: *Select, *Insert, *Update,
 // *Delete, *Explain or *CheckCopies.

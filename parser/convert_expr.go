@@ -8,7 +8,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 // aggregates are the functions dynosql evaluates.

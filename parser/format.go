@@ -8,7 +8,7 @@ import (
 
 	"github.com/xwb1989/sqlparser"
 
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Format prints e as SQL that Parse reads back to the same tree: columns

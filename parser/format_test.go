@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 func TestFormatLiterals(t *testing.T) {

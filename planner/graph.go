@@ -4,9 +4,9 @@ import (
 	"maps"
 	"sort"
 
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/value"
 )
 
 // The query graph: what each column of a slot is known to equal, and the

@@ -2,8 +2,8 @@ package planner
 
 import (
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/value"
 )
 
 // output is the part of a SELECT that works on joined rows: the select

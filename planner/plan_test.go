@@ -10,10 +10,10 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 // TestPlan runs the golden files in testdata/plan: select_*.txt for

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/value"
 )
 
 // What each read asks DynamoDB for: its projection and the conditions

@@ -6,9 +6,9 @@ import (
 	"slices"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Options tune planning.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/format"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 // metaCommand is one backslash command. The table below is the only

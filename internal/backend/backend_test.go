@@ -14,8 +14,8 @@ import (
 
 	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/internal/ddblocal"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 func loadMapping(t *testing.T, name string) *mapping.Mapping {

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 // DatasetRow is one logical row of a dataset file.

@@ -19,8 +19,8 @@ import (
 	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Format is an output format name, as --format and \format take it.

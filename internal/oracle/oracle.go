@@ -24,8 +24,8 @@ import (
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 
 	"github.com/dynosql/dynosql/internal/backend"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 // sqlTypes gives each DynamoDB column type its SQLite declared type. The

@@ -8,8 +8,8 @@ import (
 
 	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/internal/oracle"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 func open(t *testing.T, name string) *oracle.DB {

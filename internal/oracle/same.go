@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dynosql/dynosql/internal/value"
+	"github.com/dynosql/dynosql/value"
 )
 
 // maxShown bounds how many differing rows a diff prints.

@@ -17,8 +17,8 @@ import (
 	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/internal/ddblocal"
 	"github.com/dynosql/dynosql/internal/oracle"
-	"github.com/dynosql/dynosql/internal/value"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Backend is one DynamoDB implementation the tests run against.

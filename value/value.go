@@ -1,6 +1,9 @@
 // Package value is dynosql's in-memory form of a DynamoDB attribute value,
 // with the SQL semantics the executor needs: three-valued comparison,
-// exact decimal numbers, and conversion to and from the SDK's types.
+// exact decimal numbers, and conversion to and from the SDK's types. It is
+// part of the public API: Rows.RawValues and mapping rows hold these
+// values, and programs name them (value.Number, value.Binary) to read
+// numbers exactly.
 package value
 
 import (
