@@ -198,6 +198,9 @@ type Result struct {
 	// they no longer held the old value.
 	CopiesUpdated int64
 	CopiesSkipped int64
+	// Warnings are what the statement's reads found wrong without
+	// failing (see Rows.Warnings).
+	Warnings []string
 }
 
 // Exec runs a statement that writes: INSERT, UPDATE, DELETE or REPAIR
@@ -223,7 +226,7 @@ func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{RowsAffected: r.Affected, CopiesUpdated: r.CopiesUpdated, CopiesSkipped: r.CopiesSkipped}, nil
+	return Result{RowsAffected: r.Affected, CopiesUpdated: r.CopiesUpdated, CopiesSkipped: r.CopiesSkipped, Warnings: r.Warnings}, nil
 }
 
 // describeError says why the table could not be described, in DynamoDB's

@@ -61,6 +61,17 @@ func (r *Rows) Next() bool {
 	return true
 }
 
+// Warnings returns what the query found wrong without failing: reads
+// whose items no entity of the mapping claimed (a sign that the mapping
+// does not describe the table's items). They are known once Next has
+// returned false or Close was called.
+func (r *Rows) Warnings() []string {
+	if r.src == nil {
+		return nil
+	}
+	return r.src.Warnings()
+}
+
 // Err returns the error that stopped Next, if any.
 func (r *Rows) Err() error { return r.err }
 

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -127,13 +128,30 @@ func (r *Rows) Close() error {
 func (r *Rows) Warnings() []string { return r.warnings }
 
 // finish adds the run's unclaimed items to the statement's stats and
-// returns its warnings.
+// returns its warnings, which a write's Result also carries.
 func (r *run) finish(ctx context.Context) []string {
 	n, warnings := r.log.unclaimed()
 	if s := StatsFrom(ctx); s != nil {
 		s.addUnclaimed(n, warnings)
 	}
+	if w, ok := ctx.Value(warningsKey{}).(*warningSink); ok {
+		w.add(warnings)
+	}
 	return warnings
+}
+
+// warningSink collects the warnings of a write's reads.
+type warningSink struct {
+	mu   sync.Mutex
+	list []string
+}
+
+type warningsKey struct{}
+
+func (w *warningSink) add(ws []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.list = append(w.list, ws...)
 }
 
 // run holds the state of one execution of a plan's reads.
@@ -165,4 +183,7 @@ type Result struct {
 	// old value.
 	CopiesUpdated int64
 	CopiesSkipped int64
+	// Warnings are what the statement's reads found wrong without
+	// failing (see Rows.Warnings).
+	Warnings []string
 }

@@ -2,7 +2,9 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -137,6 +139,32 @@ func (s *Stats) Snapshot() Snapshot {
 		req[k] = v
 	}
 	return Snapshot{Requests: req, Items: s.items, Capacity: s.capacity, Unclaimed: s.unclaimed, Warnings: append([]string(nil), s.warnings...)}
+}
+
+// Line sums up what a statement sent, as --stats prints it: "2 requests
+// (BatchGetItem 1, Query 1), 11 items read, 0 capacity units", and how
+// many items matched no entity when some did not.
+func (sn Snapshot) Line() string {
+	ops := make([]string, 0, len(sn.Requests))
+	for _, op := range sn.Ops() {
+		ops = append(ops, fmt.Sprintf("%s %d", op, sn.Requests[op]))
+	}
+	req := plural(sn.Total(), "request", "requests")
+	if len(ops) > 0 {
+		req += " (" + strings.Join(ops, ", ") + ")"
+	}
+	line := fmt.Sprintf("%s, %s read, %g capacity units", req, plural(sn.Items, "item", "items"), sn.Capacity)
+	if sn.Unclaimed > 0 {
+		line += fmt.Sprintf(", %s matched no entity", plural(sn.Unclaimed, "item", "items"))
+	}
+	return line
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // Total returns the number of requests sent.

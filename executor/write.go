@@ -18,17 +18,26 @@ import (
 
 // Exec runs a write plan: INSERT, UPDATE, DELETE or REPAIR COPIES.
 func (ex *Executor) Exec(ctx context.Context, p *planner.Plan) (*Result, error) {
+	sink := &warningSink{}
+	ctx = context.WithValue(ctx, warningsKey{}, sink)
+	var res *Result
+	var err error
 	switch x := p.Root.(type) {
 	case *planner.InsertRows:
-		return ex.insert(ctx, x)
+		res, err = ex.insert(ctx, x)
 	case *planner.UpdateRows:
-		return ex.update(ctx, x)
+		res, err = ex.update(ctx, x)
 	case *planner.DeleteRows:
-		return ex.delete(ctx, x)
+		res, err = ex.delete(ctx, x)
 	case *planner.CopyCheck:
-		return ex.repair(ctx, x)
+		res, err = ex.repair(ctx, x)
+	default:
+		return nil, internal("no executor for write step %T", p.Root)
 	}
-	return nil, internal("no executor for write step %T", p.Root)
+	if res != nil {
+		res.Warnings = sink.list
+	}
+	return res, err
 }
 
 // keyDesc names a row by its base key columns: (student_id='a91', course_id='math204').

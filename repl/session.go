@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/dynosql/dynosql"
-	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/format"
 )
@@ -115,11 +114,10 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 	}
 	ctx, stop := interrupt(ctx)
 	defer stop()
-	var stats *executor.Stats
-	if s.Stats {
-		stats = executor.NewStats()
-		ctx = executor.WithStats(ctx, stats)
-	}
+	// Every statement counts what it sends: the warnings of reads whose
+	// items no entity claimed come from the counters too.
+	stats := dynosql.NewStats()
+	ctx = dynosql.WithStats(ctx, stats)
 	start := time.Now()
 	err := s.run(ctx, sql)
 	elapsed := time.Since(start)
@@ -130,8 +128,12 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 	if s.Timing {
 		fmt.Fprintf(s.Out, "Time: %.3f ms\n", float64(elapsed.Microseconds())/1000)
 	}
-	if stats != nil {
-		fmt.Fprintln(s.Err, statsLine(stats.Snapshot(), elapsed))
+	sn := stats.Snapshot()
+	for _, w := range sn.Warnings {
+		fmt.Fprintf(s.Err, "WARNING: %s\n", w)
+	}
+	if s.Stats {
+		fmt.Fprintf(s.Err, "stats: %s, %s\n", sn.Line(), elapsed.Round(10*time.Microsecond))
 	}
 	return err
 }
@@ -182,24 +184,3 @@ func (s *Session) report(err error) {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// statsLine sums up what a statement sent, e.g.
-// "stats: 2 requests (BatchGetItem 1, Query 1), 11 items read, 0 capacity units, 1.2ms".
-func statsLine(sn executor.Snapshot, elapsed time.Duration) string {
-	ops := make([]string, 0, len(sn.Requests))
-	for _, op := range sn.Ops() {
-		ops = append(ops, fmt.Sprintf("%s %d", op, sn.Requests[op]))
-	}
-	req := fmt.Sprintf("%d requests", sn.Total())
-	if sn.Total() == 1 {
-		req = "1 request"
-	}
-	if len(ops) > 0 {
-		req += " (" + strings.Join(ops, ", ") + ")"
-	}
-	items := fmt.Sprintf("%d items", sn.Items)
-	if sn.Items == 1 {
-		items = "1 item"
-	}
-	return fmt.Sprintf("stats: %s, %s read, %g capacity units, %s",
-		req, items, sn.Capacity, elapsed.Round(10*time.Microsecond))
-}
