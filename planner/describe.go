@@ -176,26 +176,23 @@ func (d describer) attrs(item map[string]types.AttributeValue) string {
 	return strings.Join(parts, ", ")
 }
 
-var (
-	namePlaceholder  = regexp.MustCompile(`#[0-9A-Za-z_]+`)
-	valuePlaceholder = regexp.MustCompile(`:[0-9A-Za-z_]+`)
-)
+// placeholder matches an expression's #name and :value placeholders.
+var placeholder = regexp.MustCompile(`[#:][0-9A-Za-z_]+`)
 
-// expr substitutes names and values into an expression, and joins the
-// clauses of an UpdateExpression (SET ...\nREMOVE ...) on one line.
+// expr substitutes names and values into an expression, in one pass so
+// that a value's text ("USER#3") is never read as a placeholder, and
+// joins the clauses of an UpdateExpression (SET ...\nREMOVE ...) on one
+// line.
 func (d describer) expr(e *string, names map[string]string, vals map[string]types.AttributeValue) string {
 	if e == nil {
 		return ""
 	}
-	s := valuePlaceholder.ReplaceAllStringFunc(*e, func(p string) string {
-		if av, ok := vals[p]; ok {
-			return literal(av)
-		}
-		return p
-	})
-	s = namePlaceholder.ReplaceAllStringFunc(s, func(p string) string {
-		if n, ok := names[p]; ok {
+	s := placeholder.ReplaceAllStringFunc(*e, func(p string) string {
+		if n, ok := names[p]; ok && p[0] == '#' {
 			return n
+		}
+		if av, ok := vals[p]; ok && p[0] == ':' {
+			return literal(av)
 		}
 		return p
 	})
@@ -230,6 +227,14 @@ func literal(av types.AttributeValue) string {
 		return x.Value
 	}
 	return value.Literal(value.FromAttr(av))
+}
+
+// String draws the request as EXPLAIN does: its title, then its details
+// and its actions, indented.
+func (r *Request) String() string {
+	var b strings.Builder
+	drawRequest(&b, r, "", "")
+	return b.String()
 }
 
 // title is the request's first line in the EXPLAIN tree.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +22,10 @@ import (
 // Commands: plan [mapping=school|blog] [projection=KEYS_ONLY|INCLUDE]
 // [consistent] [args=a,b]: the statement's plan tree (every request with
 // its key, filter, condition and update), or the error with its caret and
-// hint; columns (same arguments): the output column names. Regenerate
+// hint; columns (same arguments): the output column names; exec (same
+// arguments): runs the statement on the embedded backend over the
+// dataset and prints each request the SDK really sent, in order of
+// operation and text (requests sent in parallel come in any order). Regenerate
 // with go test ./planner -rewrite and review the diff by hand.
 func TestPlan(t *testing.T) {
 	datadriven.Walk(t, "../testdata/plan", func(t *testing.T, path string) {
@@ -31,6 +35,8 @@ func TestPlan(t *testing.T) {
 				return planText(t, d)
 			case "columns":
 				return columnsText(t, d)
+			case "exec":
+				return execText(t, d)
 			}
 			t.Fatalf("%s: unknown command %s", d.Pos, d.Cmd)
 			return ""
@@ -145,4 +151,18 @@ func BenchmarkPlanner(b *testing.B) {
 			}
 		}
 	}
+}
+
+// execText runs a statement on a fresh embedded fixture and prints what
+// was sent.
+func execText(t *testing.T, d *datadriven.TestData) string {
+	name, projection, args := caseArgs(t, d)
+	f := newAgreeFixture(t, t.Cleanup, name, projection)
+	sent := f.run(t, d.Pos, d.Input, args)
+	lines := make([]string, len(sent))
+	for i, r := range sent {
+		lines[i] = r.String()
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "")
 }

@@ -106,10 +106,20 @@ func (ins *InsertRows) Requests() []*Request {
 	}
 	switch {
 	case ins.OnDuplicate != nil:
-		for _, it := range items {
+		for i, it := range items {
 			put, _ := ins.PutInput(it)
 			out = append(out, DescribeRequest(m, "PutItem", put))
 			key, _ := ins.Entity.KeyItem(ins.Entity.Decode(it), m.BaseKeyAttrs()...)
+			if ins.OnDuplicate.Move {
+				row := explainRow(ins.Entity, ins.Entity.Name)
+				for _, c := range ins.Entity.BaseKeyColumns() {
+					row[c] = ins.Rows[i][c]
+				}
+				rs := ins.OnDuplicate.moveRequests(row, key, "statement")
+				rs[0].Note = "only when the put finds the row already there: " + rs[0].Note
+				out = append(out, rs...)
+				continue
+			}
 			up, err := ins.OnDuplicate.UpdateInput(key, nil)
 			if err == nil {
 				r := DescribeRequest(m, "UpdateItem", up)
@@ -223,42 +233,7 @@ func (u *UpdateRows) Requests() []*Request {
 	key, per := u.explainKey(row)
 	var out []*Request
 	if u.Move {
-		r := DescribeRequest(m, "GetItem", u.MoveReadInput(key))
-		r.Reads, r.Per, r.Note = []string{u.Entity.Name}, per,
-			"the whole item, every attribute (those the mapping does not declare too); a row no longer meeting the WHERE is skipped"
-		out = append(out, r)
-		for _, c := range u.Fills {
-			out = append(out, fillRequest(u.Table, u.Entity, c))
-		}
-		found, _ := u.Entity.Item(row)
-		next := mapping.Row{}
-		for k, v := range row {
-			next[k] = v
-		}
-		for _, a := range u.Set {
-			if l, ok := a.Expr.(*parser.Literal); ok {
-				next[a.Column] = l.Value
-			} else {
-				next[a.Column] = mapping.Placeholder("{" + a.String() + "}")
-			}
-		}
-		item, err := u.MovedItem(found, next)
-		if err != nil {
-			return append(out, &Request{Op: "PutItem", Table: u.Table, Note: err.Error()})
-		}
-		put, tx, err := u.MoveWriteInputs(key, found, item)
-		switch {
-		case err != nil:
-			out = append(out, &Request{Op: "PutItem", Table: u.Table, Note: err.Error()})
-		case put != nil:
-			r := DescribeRequest(m, "PutItem", put)
-			r.Per = strings.Replace(per, "row read", "row moved", 1)
-			out = append(out, r)
-		default:
-			r := DescribeRequest(m, "TransactWriteItems", tx)
-			r.Per, r.Note = strings.Replace(per, "row read", "row moved", 1), "2 actions, all or none"
-			out = append(out, r)
-		}
+		out = u.moveRequests(row, key, per)
 	} else {
 		var read mapping.Row
 		if u.Key == nil {
@@ -274,6 +249,50 @@ func (u *UpdateRows) Requests() []*Request {
 	}
 	for _, f := range u.FanOuts {
 		out = append(out, f.Requests()...)
+	}
+	return out
+}
+
+// moveRequests describes a move of the row (placeholders) under key:
+// the whole-item read, the copies' fills, and the guarded write.
+func (u *UpdateRows) moveRequests(row mapping.Row, key map[string]types.AttributeValue, per string) []*Request {
+	m := u.Entity.Mapping()
+	var out []*Request
+	r := DescribeRequest(m, "GetItem", u.MoveReadInput(key))
+	r.Reads, r.Per, r.Note = []string{u.Entity.Name}, per,
+		"the whole item, every attribute (those the mapping does not declare too); a row no longer meeting the WHERE is skipped"
+	out = append(out, r)
+	for _, c := range u.Fills {
+		out = append(out, fillRequest(u.Table, u.Entity, c))
+	}
+	found, _ := u.Entity.Item(row)
+	next := mapping.Row{}
+	for k, v := range row {
+		next[k] = v
+	}
+	for _, a := range u.Set {
+		if l, ok := a.Expr.(*parser.Literal); ok {
+			next[a.Column] = l.Value
+		} else {
+			next[a.Column] = mapping.Placeholder("{" + a.String() + "}")
+		}
+	}
+	item, err := u.MovedItem(found, next)
+	if err != nil {
+		return append(out, &Request{Op: "PutItem", Table: u.Table, Note: err.Error()})
+	}
+	put, tx, err := u.MoveWriteInputs(key, found, item)
+	switch {
+	case err != nil:
+		out = append(out, &Request{Op: "PutItem", Table: u.Table, Note: err.Error()})
+	case put != nil:
+		r := DescribeRequest(m, "PutItem", put)
+		r.Per = strings.Replace(per, "row read", "row moved", 1)
+		out = append(out, r)
+	default:
+		r := DescribeRequest(m, "TransactWriteItems", tx)
+		r.Per, r.Note = strings.Replace(per, "row read", "row moved", 1), "2 actions, all or none"
+		out = append(out, r)
 	}
 	return out
 }
