@@ -1,0 +1,243 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
+)
+
+// tuplesText prints tuples as their slots' id (or student_id) and grade.
+func tuplesText(ts []tuple) string {
+	var rows []string
+	for _, t := range ts {
+		var grade any
+		if t[1] != nil {
+			grade = t[1]["grade"]
+		}
+		rows = append(rows, "["+value.Text(t[0]["id"])+" "+value.Text(grade)+"]")
+	}
+	return "[" + strings.Join(rows, " ") + "]"
+}
+
+// A Query is paged to the end: an empty page with a LastEvaluatedKey does
+// not end it, and each page starts where the last one stopped.
+func TestQueryPagesPastEmptyPagesToTheEnd(t *testing.T) {
+	m := school(t)
+	lek := func(s string) map[string]types.AttributeValue { return item("PK", "STU#a91", "SK", s) }
+	pages := []*dynamodb.QueryOutput{
+		{Items: []map[string]types.AttributeValue{enrollment("a91", "art150", "A")}, LastEvaluatedKey: lek("ENROLL#CRS#art150")},
+		{LastEvaluatedKey: lek("ENROLL#CRS#bio999")},
+		{Items: []map[string]types.AttributeValue{enrollment("a91", "cs101", "B")}},
+	}
+	n := 0
+	f := &fakeClient{query: func(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+		n++
+		return pages[n-1], nil
+	}}
+	rows, err := query(t, f, m, "SELECT course_id, grade FROM enrollments WHERE student_id = 'a91'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(rows) != "[[art150 A] [cs101 B]]" {
+		t.Errorf("rows = %v", rows)
+	}
+	ins := inputs[*dynamodb.QueryInput](f)
+	if len(ins) != 3 || ins[0].ExclusiveStartKey != nil ||
+		ins[1].ExclusiveStartKey["SK"].(*types.AttributeValueMemberS).Value != "ENROLL#CRS#art150" ||
+		ins[2].ExclusiveStartKey["SK"].(*types.AttributeValueMemberS).Value != "ENROLL#CRS#bio999" {
+		t.Errorf("pages were not chained by LastEvaluatedKey: %d queries", len(ins))
+	}
+}
+
+// A join's BatchGetItem sends at most 100 distinct keys a request, and
+// sends again the keys DynamoDB leaves unprocessed.
+func TestBatchGetSendsUnprocessedKeysAgainAndChunksAt100(t *testing.T) {
+	m := school(t)
+	var edges []map[string]types.AttributeValue
+	for i := range 150 {
+		edges = append(edges, enrollment(fmt.Sprintf("s%03d", i), "cs101", "A"))
+	}
+	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+		return &dynamodb.QueryOutput{Items: edges}, nil
+	}}
+	first := true
+	f.batchGet = func(in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemOutput, error) {
+		ka := in.RequestItems["School"]
+		out := &dynamodb.BatchGetItemOutput{Responses: map[string][]map[string]types.AttributeValue{}}
+		keys := ka.Keys
+		if first && len(keys) == 100 {
+			// Half now, half left unprocessed.
+			first = false
+			out.UnprocessedKeys = map[string]types.KeysAndAttributes{"School": {Keys: keys[50:], ProjectionExpression: ka.ProjectionExpression, ExpressionAttributeNames: ka.ExpressionAttributeNames}}
+			keys = keys[:50]
+		}
+		for _, k := range keys {
+			it := item("PK", k["PK"].(*types.AttributeValueMemberS).Value, "SK", "PROFILE", "name", "N")
+			out.Responses["School"] = append(out.Responses["School"], it)
+		}
+		return out, nil
+	}
+	rows, err := query(t, f, m, "SELECT s.id FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'cs101'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 150 {
+		t.Errorf("got %d rows, want 150", len(rows))
+	}
+	gets := inputs[*dynamodb.BatchGetItemInput](f)
+	sizes := []int{}
+	for _, g := range gets {
+		sizes = append(sizes, len(g.RequestItems["School"].Keys))
+	}
+	slices.Sort(sizes) // chunks go in parallel
+	if fmt.Sprint(sizes) != "[50 50 100]" {
+		t.Errorf("BatchGetItem key counts = %v, want 100, the 50 left unprocessed, and 50", sizes)
+	}
+}
+
+// What each join kind keeps of an outer row, whatever the inner step
+// read: a LEFT JOIN keeps an outer row whose inner rows the ON rejects
+// (with NULLs), a semi join keeps it once, an anti join only without a
+// match.
+func TestJoinKindsKeepWhatSQLSays(t *testing.T) {
+	m := school(t)
+	r := New(&fakeClient{}, m, Options{}).newRun([]planner.Slot{{Alias: "s", Entity: m.Entities["students"]}, {Alias: "e", Entity: m.Entities["enrollments"]}})
+	outer := tuple{{"id": "a91"}, nil}
+	inner := []tuple{{nil, {"student_id": "a91", "grade": "A"}}, {nil, {"student_id": "a91", "grade": "B"}}}
+	on := func(grade string) parser.Expr {
+		return &parser.Compare{Op: "=", L: &parser.Column{Table: "e", Name: "grade"}, R: &parser.Literal{Value: grade}}
+	}
+	cases := []struct {
+		kind planner.JoinKind
+		on   parser.Expr
+		want string
+	}{
+		{planner.Inner, on("A"), "[[a91 A]]"},
+		{planner.Inner, on("Z"), "[]"},
+		{planner.LeftOuter, on("Z"), "[[a91 NULL]]"},
+		{planner.LeftOuter, on("B"), "[[a91 B]]"},
+		{planner.Semi, nil, "[[a91 NULL]]"},
+		{planner.Semi, on("Z"), "[]"},
+		{planner.Anti, on("Z"), "[[a91 NULL]]"},
+		{planner.Anti, on("A"), "[]"},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s on %v", tc.kind, tc.on != nil), func(t *testing.T) {
+			got, err := r.extend(outer, inner, tc.kind, tc.on)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := tuplesText(got); s != tc.want {
+				t.Errorf("got %s, want %s", s, tc.want)
+			}
+		})
+	}
+}
+
+// A transaction cancelled only by conflicts is sent again with the same
+// token; one cancelled by a failed condition names the row.
+func TestTransactionsResendConflictsAndNameTheFailedRow(t *testing.T) {
+	m := school(t)
+	calls := 0
+	f := &fakeClient{transact: func(in *dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error) {
+		calls++
+		if calls == 1 {
+			return nil, &types.TransactionCanceledException{Message: aws.String("conflict"),
+				CancellationReasons: []types.CancellationReason{{Code: aws.String("TransactionConflict")}, {Code: aws.String("None")}}}
+		}
+		return nil, &types.TransactionCanceledException{Message: aws.String("condition"),
+			CancellationReasons: []types.CancellationReason{{Code: aws.String("None")}, {Code: aws.String("ConditionalCheckFailed"), Item: in.TransactItems[1].Put.Item}}}
+	}}
+	ex := New(f, m, Options{})
+	_, err := ex.Exec(context.Background(), plan(t, m, "INSERT INTO courses (id, title) VALUES ('c1', 'One'), ('c2', 'Two')"))
+	var cf *errs.ConditionFailedError
+	if !errors.As(err, &cf) || !strings.Contains(err.Error(), "courses (id='c2') already exists") || !strings.Contains(err.Error(), "none of the rows was inserted") {
+		t.Fatalf("got %v, want a conflict naming c2 that says nothing was inserted", err)
+	}
+	txs := inputs[*dynamodb.TransactWriteItemsInput](f)
+	if len(txs) != 2 || txs[0] != txs[1] {
+		t.Errorf("sent %d transactions; want the conflicted one sent again, the same input and token", len(txs))
+	}
+}
+
+// Canceling the context stops a Query in flight with a canceled error.
+func TestCancelStopsAQueryInFlight(t *testing.T) {
+	m := school(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &fakeClient{query: func(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+		cancel()
+		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{enrollment("a91", "art150", "A")},
+			LastEvaluatedKey: item("PK", "STU#a91", "SK", "ENROLL#CRS#art150")}, nil
+	}}
+	start := time.Now()
+	_, err := queryCtx(ctx, t, f, m, "SELECT grade FROM enrollments WHERE student_id = 'a91' AND grade = 'B'")
+	if !errors.Is(err, errs.Canceled) {
+		t.Fatalf("got %v, want a canceled error", err)
+	}
+	if time.Since(start) > time.Second || len(inputs[*dynamodb.QueryInput](f)) != 2 {
+		t.Errorf("the statement went on after it was canceled")
+	}
+}
+
+// Items of no entity of the statement are counted and warned about.
+func TestItemsNoEntityClaimsAreWarnedAbout(t *testing.T) {
+	m := school(t)
+	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{item("PK", "STU#a91", "SK", "ENROLL#math204")}}, nil
+	}}
+	stats := NewStats()
+	rows, err := New(f, m, Options{}).Query(WithStats(context.Background(), stats), plan(t, m, "SELECT grade FROM enrollments WHERE student_id = 'a91'"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		t.Error("a row from an item no entity claims")
+	}
+	if w := rows.Warnings(); len(w) != 1 || stats.Snapshot().Unclaimed != 1 {
+		t.Errorf("warnings %q, unclaimed %d; want one warning and one item", w, stats.Snapshot().Unclaimed)
+	}
+}
+
+// Read in key order for ORDER BY a composite sort key's leading column,
+// a value holding a character below the separator stops the statement:
+// the key order would not be the column's.
+func TestKeyOrderedReadsCheckTheOrderTheyClaim(t *testing.T) {
+	m, err := mapping.Parse("orders.yaml", []byte(`
+table: T
+partition_key: PK
+sort_key: SK
+entities:
+  orders:
+    keys: {PK: "C#{customer}", SK: "O#{date}#{id}"}
+    columns: {customer: S, date: S, id: S}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := func(date, id string) map[string]types.AttributeValue { return item("PK", "C#1", "SK", "O#"+date+"#"+id) }
+	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+		// Key order, descending: "2020-06-30#a" sorts above "2020-06-30 23:00#b".
+		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{order("2020-06-30", "a"), order("2020-06-30 23:00", "b")}}, nil
+	}}
+	_, err = query(t, f, m, "SELECT id FROM orders WHERE customer = '1' ORDER BY date DESC LIMIT 1")
+	if err == nil || !strings.Contains(err.Error(), `holds " ", which sorts below "#"`) {
+		t.Fatalf("got %v, want the order check to stop on the space", err)
+	}
+	if q := inputs[*dynamodb.QueryInput](f); len(q) != 1 || *q[0].Limit != 2 {
+		t.Errorf("want one Query with Limit 2 (the row, and one past it for the check)")
+	}
+}
