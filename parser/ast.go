@@ -2,8 +2,9 @@ package parser
 
 import "github.com/dynosql/dynosql/value"
 
-// Statement is one parsed SQL statement: *Select, *Insert, *Update,
-// *Delete, *Explain or *CheckCopies.
+// Statement is one parsed SQL statement: *Select, *Union, *Insert,
+// *Update, *Delete, *Explain, *CheckCopies, *Begin, *Commit, *Rollback,
+// *ShowTables or *Describe.
 type Statement interface{ statement() }
 
 // Select is a SELECT over one or more logical tables.
@@ -114,7 +115,41 @@ type CheckCopies struct {
 	Pos    int
 }
 
+// Union is SELECT ... UNION [ALL] SELECT ..., with the ORDER BY, LIMIT
+// and OFFSET written after the last SELECT, which order and cut the
+// union as a whole. Left and Right are *Select or *Union.
+type Union struct {
+	Left, Right Statement
+	All         bool // UNION ALL keeps repeated rows
+	OrderBy     []OrderItem
+	Limit       Expr
+	Offset      Expr
+}
+
+// Begin, Commit and Rollback group the writes between them into one
+// DynamoDB transaction (BEGIN or START TRANSACTION).
+type (
+	Begin    struct{}
+	Commit   struct{}
+	Rollback struct{}
+)
+
+// ShowTables lists the DynamoDB tables of the account or endpoint.
+type ShowTables struct{}
+
+// Describe describes a table: DESCRIBE name (or DESC name).
+type Describe struct {
+	Table string
+	Pos   int
+}
+
 func (*Select) statement()      {}
+func (*Union) statement()       {}
+func (*Begin) statement()       {}
+func (*Commit) statement()      {}
+func (*Rollback) statement()    {}
+func (*ShowTables) statement()  {}
+func (*Describe) statement()    {}
 func (*Insert) statement()      {}
 func (*Update) statement()      {}
 func (*Delete) statement()      {}
@@ -197,6 +232,21 @@ type Func struct {
 	Distinct bool
 }
 
+// InSelect is Expr [NOT] IN (SELECT one column FROM one table ...).
+type InSelect struct {
+	Expr   Expr
+	Select *Select
+	Not    bool
+}
+
+// Exists is EXISTS (SELECT ... FROM one table WHERE ...); NOT EXISTS is
+// a Not around it.
+type Exists struct {
+	Select *Select
+}
+
+func (*InSelect) expr()    {}
+func (*Exists) expr()      {}
 func (*Column) expr()      {}
 func (*Literal) expr()     {}
 func (*Placeholder) expr() {}

@@ -18,14 +18,21 @@ func (c *converter) statement() (Statement, *errs.Error) {
 	case *sqlparser.Select:
 		return c.selectStmt(s)
 	case *sqlparser.ParenSelect:
-		if sel, ok := s.Select.(*sqlparser.Select); ok {
-			return c.selectStmt(sel)
-		}
-		return nil, c.unsupported(c.findText("union"), "UNION is not supported").
-			WithHint("run the SELECTs one by one")
+		return c.unionSide(s)
 	case *sqlparser.Union:
-		return nil, c.unsupported(c.findText("union"), "UNION is not supported").
-			WithHint("run the SELECTs one by one")
+		return c.union(s)
+	case *sqlparser.Begin:
+		return &Begin{}, nil
+	case *sqlparser.Commit:
+		return &Commit{}, nil
+	case *sqlparser.Rollback:
+		return &Rollback{}, nil
+	case *sqlparser.Show:
+		if s.Type == "tables" && (s.ShowTablesOpt == nil || (s.ShowTablesOpt.Filter == nil && s.ShowTablesOpt.DbName == "" && s.ShowTablesOpt.Full == "")) {
+			return &ShowTables{}, nil
+		}
+		return nil, c.unsupported(0, "only SHOW TABLES is supported, without LIKE, WHERE or FROM").
+			WithHint("dynosql shows tables (SHOW TABLES) and describes one (DESCRIBE name)")
 	case *sqlparser.Insert:
 		return c.insert(s)
 	case *sqlparser.Update:
@@ -38,7 +45,56 @@ func (c *converter) statement() (Statement, *errs.Error) {
 		first = strings.ToUpper(c.toks[0].val)
 	}
 	return nil, c.unsupported(0, "%s statements are not supported", first).
-		WithHint("dynosql runs SELECT, INSERT, UPDATE, DELETE, EXPLAIN and CHECK/REPAIR COPIES")
+		WithHint("dynosql runs SELECT, INSERT, UPDATE, DELETE, EXPLAIN, BEGIN/COMMIT, SHOW TABLES, DESCRIBE and CHECK/REPAIR COPIES")
+}
+
+// union converts SELECT ... UNION [ALL] SELECT ...: its sides in the
+// order written, then the ORDER BY and LIMIT that apply to the union.
+func (c *converter) union(u *sqlparser.Union) (Statement, *errs.Error) {
+	if u.Lock != "" {
+		return nil, c.unsupported(c.findText("for"), "locking reads are not supported")
+	}
+	l, err := c.unionSide(u.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.unionSide(u.Right)
+	if err != nil {
+		return nil, err
+	}
+	out := &Union{Left: l, Right: r, All: u.Type == sqlparser.UnionAllStr}
+	for _, o := range u.OrderBy {
+		e, err := c.expr(o.Expr, "")
+		if err != nil {
+			return nil, err
+		}
+		out.OrderBy = append(out.OrderBy, OrderItem{Expr: e, Desc: o.Direction == sqlparser.DescScr})
+	}
+	if u.Limit != nil {
+		if out.Limit, err = c.limit(u.Limit.Rowcount); err != nil {
+			return nil, err
+		}
+		if u.Limit.Offset != nil {
+			if out.Offset, err = c.limit(u.Limit.Offset); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// unionSide converts one side of a UNION: a SELECT, a parenthesized one,
+// or another UNION.
+func (c *converter) unionSide(s sqlparser.SelectStatement) (Statement, *errs.Error) {
+	switch x := s.(type) {
+	case *sqlparser.Select:
+		return c.selectStmt(x)
+	case *sqlparser.ParenSelect:
+		return c.unionSide(x.Select)
+	case *sqlparser.Union:
+		return c.union(x)
+	}
+	return nil, errs.New(errs.Unsupported, "statement %s is not supported", sqlparser.String(s))
 }
 
 func (c *converter) selectStmt(s *sqlparser.Select) (*Select, *errs.Error) {

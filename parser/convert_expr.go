@@ -93,8 +93,14 @@ func (c *converter) expr(e sqlparser.Expr, clause string) (Expr, *errs.Error) {
 		return c.unary(e, clause)
 	case *sqlparser.FuncExpr:
 		return c.call(e, clause)
-	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-		return nil, c.unsupported(c.subquery(), "subqueries are not supported").
+	case *sqlparser.ExistsExpr:
+		sel, err := c.subselect(e.Subquery, clause)
+		if err != nil {
+			return nil, err
+		}
+		return &Exists{Select: sel}, nil
+	case *sqlparser.Subquery:
+		return nil, c.unsupported(c.subquery(), "a subquery is supported only as x IN (SELECT ...) or EXISTS (SELECT ...) in WHERE").
 			WithHint("write a JOIN instead")
 	case sqlparser.ValTuple:
 		return nil, c.unsupported(c.findText("("), "row values (a, b) are not supported").
@@ -170,6 +176,13 @@ func (c *converter) comparison(e *sqlparser.ComparisonExpr, clause string) (Expr
 	}
 	switch e.Operator {
 	case sqlparser.InStr, sqlparser.NotInStr:
+		if sub, ok := e.Right.(*sqlparser.Subquery); ok {
+			sel, err := c.subselect(sub, clause)
+			if err != nil {
+				return nil, err
+			}
+			return &InSelect{Expr: l, Select: sel, Not: e.Operator == sqlparser.NotInStr}, nil
+		}
 		tuple, ok := e.Right.(sqlparser.ValTuple)
 		if !ok {
 			_, err := c.expr(e.Right, clause) // a subquery or list argument: say which
@@ -355,6 +368,28 @@ func (c *converter) limit(e sqlparser.Expr) (Expr, *errs.Error) {
 		}
 	}
 	return nil, c.unsupported(c.findText("limit"), "LIMIT and OFFSET take a non-negative integer or ?")
+}
+
+// subselect converts the SELECT of x IN (SELECT ...) or EXISTS (...),
+// which only WHERE may hold.
+func (c *converter) subselect(sub *sqlparser.Subquery, clause string) (*Select, *errs.Error) {
+	if clause != "WHERE" {
+		return nil, c.unsupported(c.subquery(), "a subquery is supported only in WHERE").
+			WithHint("write a JOIN instead")
+	}
+	inner := sub.Select
+	for {
+		p, ok := inner.(*sqlparser.ParenSelect)
+		if !ok {
+			break
+		}
+		inner = p.Select
+	}
+	sel, ok := inner.(*sqlparser.Select)
+	if !ok {
+		return nil, c.unsupported(c.subquery(), "a subquery holding a UNION is not supported")
+	}
+	return c.selectStmt(sel)
 }
 
 // subquery returns the index of the SELECT token of the first subquery

@@ -104,6 +104,37 @@ func dump(b *strings.Builder, s Statement, indent string) {
 	case *Explain:
 		line("explain")
 		dump(b, s.Statement, indent+"  ")
+	case *Union:
+		if s.All {
+			line("union all")
+		} else {
+			line("union")
+		}
+		dump(b, s.Left, indent+"  ")
+		dump(b, s.Right, indent+"  ")
+		for _, o := range s.OrderBy {
+			dir := "asc"
+			if o.Desc {
+				dir = "desc"
+			}
+			line("  order by %s %s", ex(o.Expr), dir)
+		}
+		if s.Limit != nil {
+			line("  limit %s", ex(s.Limit))
+		}
+		if s.Offset != nil {
+			line("  offset %s", ex(s.Offset))
+		}
+	case *Begin:
+		line("begin")
+	case *Commit:
+		line("commit")
+	case *Rollback:
+		line("rollback")
+	case *ShowTables:
+		line("show tables")
+	case *Describe:
+		line("describe %s @%d", s.Table, s.Pos)
 	case *CheckCopies:
 		verb := "check"
 		if s.Repair {

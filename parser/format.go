@@ -48,7 +48,7 @@ func precedence(e Expr) int {
 		return precAnd
 	case *Not:
 		return precNot
-	case *Compare, *In, *Between, *Like, *IsNull:
+	case *Compare, *In, *Between, *Like, *IsNull, *InSelect:
 		return precCompare
 	case *Arith:
 		if e.Op == '+' || e.Op == '-' {
@@ -108,6 +108,15 @@ func (f formatter) expr(e Expr, min int) {
 	case *IsNull:
 		f.expr(e.Expr, precAdd)
 		f.b.WriteString(" IS" + not(e.Not) + " NULL")
+	case *InSelect:
+		f.expr(e.Expr, precAdd)
+		f.b.WriteString(not(e.Not) + " IN (")
+		f.selectText(e.Select)
+		f.b.WriteString(")")
+	case *Exists:
+		f.b.WriteString("EXISTS (")
+		f.selectText(e.Select)
+		f.b.WriteString(")")
 	case *Func:
 		f.b.WriteString(e.Name + "(")
 		if e.Distinct {
@@ -120,6 +129,29 @@ func (f formatter) expr(e Expr, min int) {
 		f.b.WriteString(")")
 	default:
 		fmt.Fprintf(f.b, "<%T>", e)
+	}
+}
+
+// selectText prints a subquery's SELECT: its columns as written, its
+// tables and its WHERE.
+func (f formatter) selectText(s *Select) {
+	cols := make([]string, len(s.Columns))
+	for i, c := range s.Columns {
+		cols[i] = c.Text
+	}
+	f.b.WriteString("SELECT " + strings.Join(cols, ", ") + " FROM ")
+	for i, t := range s.From {
+		if i > 0 {
+			f.b.WriteString(", ")
+		}
+		f.b.WriteString(ident(t.Name))
+		if t.Alias != t.Name {
+			f.b.WriteString(" " + ident(t.Alias))
+		}
+	}
+	if s.Where != nil {
+		f.b.WriteString(" WHERE ")
+		f.expr(s.Where, 0)
 	}
 }
 

@@ -72,9 +72,29 @@ func parseAt(sql string, start, end int) (Statement, *errs.Error) {
 		if w2, _, _ := wordAt(sql, e1); strings.EqualFold(w2, "COPIES") {
 			return parseCopies(sql, p1, end, strings.EqualFold(w1, "REPAIR"))
 		}
+	case "DESCRIBE", "DESC":
+		// sqlparser reads DESCRIBE as an OtherRead and drops the name.
+		return parseDescribe(sql, e1, end)
 	}
 	c := newConverter(sql, sql[start:end], start, start)
 	return c.statement()
+}
+
+// parseDescribe parses the name of DESCRIBE name in sql[start:end]: a
+// word or a backquoted name (`my-table`).
+func parseDescribe(sql string, start, end int) (Statement, *errs.Error) {
+	toks := tokenize(sql[start:end])
+	if len(toks) == 0 {
+		return nil, errs.New(errs.Syntax, "DESCRIBE needs a table").At(sql, end).WithHint("write DESCRIBE students")
+	}
+	t := toks[0]
+	if !t.isWord() {
+		return nil, errs.New(errs.Syntax, "DESCRIBE needs a table name").At(sql, start+t.start).WithHint("write DESCRIBE students, or DESCRIBE `my-table`")
+	}
+	if len(toks) > 1 {
+		return nil, errs.New(errs.Syntax, "DESCRIBE takes one table").At(sql, start+toks[1].start).WithHint("write DESCRIBE students")
+	}
+	return &Describe{Table: t.val, Pos: start + t.start}, nil
 }
 
 // parseCopies parses CHECK COPIES FOR <table> [WHERE <expr>] (or REPAIR)
