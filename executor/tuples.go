@@ -47,6 +47,9 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 	case *planner.Filter:
 		in, err := r.tuples(x.Input)
 		return &filterIter{r: r, in: in, cond: x.Cond}, err
+	case *planner.Dedupe:
+		in, err := r.tuples(x.Input)
+		return &dedupeIter{r: r, in: in, slots: x.Slots, seen: map[string]bool{}}, err
 	case *planner.Union:
 		u := &unionIter{r: r, seen: map[string]bool{}}
 		for _, n := range x.Branches {

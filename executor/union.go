@@ -32,16 +32,44 @@ func (it *unionIter) next(ctx context.Context) (tuple, error) {
 	return nil, nil
 }
 
-// tupleKey is equal for tuples holding the same items: the base key of
-// each slot's row (a row always holds the columns of its base key).
-func (r *run) tupleKey(t tuple) string {
+// tupleKey is equal for tuples holding the same items in the given slots
+// (all when none are given): the base key of each slot's row (a row
+// always holds the columns of its base key).
+func (r *run) tupleKey(t tuple, slots ...int) string {
+	if slots == nil {
+		for i := range t {
+			slots = append(slots, i)
+		}
+	}
 	var b strings.Builder
-	for i, row := range t {
-		if row != nil {
+	for _, i := range slots {
+		if row := t[i]; row != nil {
 			key, _ := r.slots[i].Entity.BaseKey(row)
 			b.WriteString(r.ex.m.ItemID(key))
 		}
 		b.WriteString("\x02")
 	}
 	return b.String()
+}
+
+// dedupeIter passes the first tuple of each combination of the rows of
+// slots: a semi join's outer rows, once each.
+type dedupeIter struct {
+	r     *run
+	in    tupleIter
+	slots []int
+	seen  map[string]bool
+}
+
+func (it *dedupeIter) next(ctx context.Context) (tuple, error) {
+	for {
+		t, err := it.in.next(ctx)
+		if err != nil || t == nil {
+			return nil, err
+		}
+		if k := it.r.tupleKey(t, it.slots...); !it.seen[k] {
+			it.seen[k] = true
+			return t, nil
+		}
+	}
 }

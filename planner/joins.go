@@ -111,7 +111,7 @@ func (b *selectBuilder) readGroup(group []*access) (Node, error) {
 		b.placed[g.slot] = true
 		step := PartitionStep{Slot: g.slot, Alias: b.sc.slots[g.slot].Alias, Kind: b.joinKind(g.slot)}
 		if len(pj.Steps) > 0 {
-			if step.Kind == LeftOuter {
+			if b.left[g.slot] {
 				step.On = and(b.leftOn[g.slot])
 			} else {
 				step.On = and(b.covered())
@@ -187,10 +187,10 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 	if outer != nil {
 		j := &Join{Outer: outer, Inner: leaf, Kind: b.joinKind(a.slot), Slots: []int{a.slot}}
 		switch {
-		case j.Kind == LeftOuter && refetch:
-			return nil, errs.New(errs.Unsupported, "LEFT JOIN of %s through index %s, which does not project every column the statement needs", sl.Alias, a.path.Index).
+		case b.left[a.slot] && refetch:
+			return nil, errs.New(errs.Unsupported, "%s of %s through index %s, which does not project every column the statement needs", j.Kind, sl.Alias, a.path.Index).
 				WithHint("project ALL attributes in %s, or join %s by its full key", a.path.Index, sl.Alias)
-		case j.Kind == LeftOuter:
+		case b.left[a.slot]:
 			j.On = and(b.leftOn[a.slot])
 		case !refetch:
 			j.On = and(b.covered())

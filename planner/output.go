@@ -26,8 +26,8 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 	o := &output{distinct: sel.Distinct, limit: -1}
 	for _, c := range sel.Columns {
 		if c.Star {
-			for _, sl := range sc.slots {
-				if c.Table != "" && c.Table != sl.Alias {
+			for i, sl := range sc.slots {
+				if (c.Table != "" && c.Table != sl.Alias) || sc.sub[i] {
 					continue
 				}
 				for _, col := range sl.Entity.ColumnNames() {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/errs"
@@ -15,11 +16,21 @@ type scope struct {
 	m       *mapping.Mapping
 	slots   []Slot
 	byAlias map[string]int
+	// sub marks the slots of subqueries' tables: outside its subquery a
+	// name never reaches one.
+	sub map[int]bool
+	// inner, when not -1, is the subquery slot whose WHERE is being
+	// resolved: its columns come first, then the outer tables'.
+	inner int
 }
 
 func newScope(sql string, m *mapping.Mapping) *scope {
-	return &scope{sql: sql, m: m, byAlias: map[string]int{}}
+	return &scope{sql: sql, m: m, byAlias: map[string]int{}, sub: map[int]bool{}, inner: -1}
 }
+
+// visible reports whether slot i can be named where names are being
+// resolved now.
+func (s *scope) visible(i int) bool { return !s.sub[i] || i == s.inner }
 
 // add binds alias to the entity called name.
 func (s *scope) add(name, alias string, pos int) error {
@@ -67,6 +78,10 @@ func (s *scope) resolve(e parser.Expr, args []value.Value) (parser.Expr, error) 
 func (s *scope) column(c *parser.Column) (*parser.Column, error) {
 	if c.Table != "" {
 		i, ok := s.byAlias[c.Table]
+		if ok && !s.visible(i) {
+			return nil, errs.New(errs.Invalid, "%s is the table of a subquery; it cannot be named outside it", c.Table).
+				At(s.sql, c.Pos).WithHint("name the columns of %s inside the subquery", c.Table)
+		}
 		if !ok {
 			err := errs.New(errs.Invalid, "unknown table or alias %s in %s.%s", c.Table, c.Table, c.Name)
 			if near := errs.Nearest(c.Table, s.aliases()); near != "" {
@@ -79,9 +94,12 @@ func (s *scope) column(c *parser.Column) (*parser.Column, error) {
 		}
 		return &parser.Column{Table: c.Table, Name: c.Name, Pos: c.Pos}, nil
 	}
+	if s.inner >= 0 && s.slots[s.inner].Entity.HasColumn(c.Name) {
+		return &parser.Column{Table: s.slots[s.inner].Alias, Name: c.Name, Pos: c.Pos}, nil
+	}
 	var found []int
 	for i, sl := range s.slots {
-		if _, ok := sl.Entity.Columns[c.Name]; ok {
+		if _, ok := sl.Entity.Columns[c.Name]; ok && s.visible(i) {
 			found = append(found, i)
 		}
 	}
@@ -89,7 +107,7 @@ func (s *scope) column(c *parser.Column) (*parser.Column, error) {
 		// An attribute no mapping declares: an open entity's, if exactly
 		// one table of the statement is open.
 		for i, sl := range s.slots {
-			if sl.Entity.HasColumn(c.Name) {
+			if sl.Entity.HasColumn(c.Name) && s.visible(i) {
 				found = append(found, i)
 			}
 		}
@@ -185,6 +203,12 @@ func typeHint(typ string) string {
 	return "write TRUE or FALSE"
 }
 
+// isBaseKeyColumn reports whether a resolved column is in its entity's
+// base key, which no item lacks.
+func (s *scope) isBaseKeyColumn(c *parser.Column) bool {
+	return slices.Contains(s.slots[s.byAlias[c.Table]].Entity.BaseKeyColumns(), c.Name)
+}
+
 // slotOf returns the slot index of a resolved column.
 func (s *scope) slotOf(c *parser.Column) int { return s.byAlias[c.Table] }
 
@@ -241,8 +265,8 @@ func inTerms(e parser.Expr) (*parser.In, bool) {
 
 // hasColumn reports whether any table of the statement has a column name.
 func (s *scope) hasColumn(name string) bool {
-	for _, sl := range s.slots {
-		if sl.Entity.HasColumn(name) {
+	for i, sl := range s.slots {
+		if sl.Entity.HasColumn(name) && s.visible(i) {
 			return true
 		}
 	}

@@ -81,6 +81,13 @@ type selectBuilder struct {
 	cls    *classes
 	needed []map[string]bool // columns each slot must return
 	placed map[int]bool
+	// anti marks the slots of NOT IN and NOT EXISTS subqueries (also in
+	// left: they are read after the outer tables, keyed by them); semi is
+	// set when IN or EXISTS subqueries joined; extra holds the conjuncts
+	// subqueries add to the WHERE.
+	anti  map[int]bool
+	semi  bool
+	extra []parser.Expr
 }
 
 func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value) (*Plan, error) {
@@ -94,12 +101,16 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 			return nil, err
 		}
 	}
-	b := &selectBuilder{p: p, sc: sc, sel: sel, left: map[int]bool{}, leftOn: map[int][]parser.Expr{}, placed: map[int]bool{}}
-	where, err := sc.resolve(sel.Where, args)
+	b := &selectBuilder{p: p, sc: sc, sel: sel, left: map[int]bool{}, leftOn: map[int][]parser.Expr{}, placed: map[int]bool{}, anti: map[int]bool{}}
+	outerWhere, err := b.subqueries(sel.Where, args)
 	if err != nil {
 		return nil, err
 	}
-	b.pool = conjuncts(where)
+	where, err := sc.resolve(outerWhere, args)
+	if err != nil {
+		return nil, err
+	}
+	b.pool = append(conjuncts(where), b.extra...)
 	for i, t := range sel.From {
 		if t.On == nil {
 			continue
@@ -136,6 +147,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 	if err != nil {
 		return nil, err
 	}
+	root = b.dedupe(root)
 	out.orderByKey(root, p.opts.Quirks)
 	out.countOnly(root, sc, p.m)
 	return &Plan{SQL: sql, Mapping: p.m, Root: out.build(root), Slots: sc.slots, Columns: out.columns(sc)}, nil
@@ -193,7 +205,10 @@ func (b *selectBuilder) consistent(p *mapping.AccessPath) bool {
 
 // joinKind is how slot s joins the slots read before it.
 func (b *selectBuilder) joinKind(s int) JoinKind {
-	if b.left[s] {
+	switch {
+	case b.anti[s]:
+		return Anti
+	case b.left[s]:
 		return LeftOuter
 	}
 	return Inner

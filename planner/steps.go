@@ -35,6 +35,22 @@ func (u *Union) Describe() (string, []string) {
 	return "union (a row read by two branches is kept once)", nil
 }
 
+// Dedupe keeps the first joined row of each combination of the rows of
+// Slots (their base keys tell rows apart): a semi join's outer rows,
+// once however many rows of the subquery matched.
+type Dedupe struct {
+	Input Node
+	Slots []int
+}
+
+// Inputs implements Node.
+func (d *Dedupe) Inputs() []Node { return []Node{d.Input} }
+
+// Describe implements Node.
+func (d *Dedupe) Describe() (string, []string) {
+	return "semi-join: each row of the outer tables once, whatever the subquery matched", nil
+}
+
 // Project computes the output columns from each joined row. Exprs may
 // hold more columns than the statement prints: hidden sort keys, which
 // Trim drops after Sort.
@@ -160,6 +176,7 @@ var (
 	_ Node = (*Join)(nil)
 	_ Node = (*PartitionJoin)(nil)
 	_ Node = (*Refetch)(nil)
+	_ Node = (*Dedupe)(nil)
 	_ Node = (*Filter)(nil)
 	_ Node = (*Union)(nil)
 	_ Node = (*Project)(nil)

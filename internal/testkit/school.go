@@ -98,4 +98,13 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT student_id, course_id, grade FROM enrollments WHERE student_id = 'a91' OR course_id = 'math204'"},
 	{SQL: "SELECT name FROM students WHERE (id = 'a91' AND year = 2) OR id = 'c12' OR id IN ('k42', 'a91')"},
 	{SQL: "SELECT COUNT(*), COUNT(DISTINCT course_id) FROM enrollments WHERE (student_id = 'a91' OR course_id = 'cs101') AND grade <> 'F'"},
+	// Subqueries: semi joins (IN, EXISTS) keep each outer row once; anti
+	// joins (NOT IN, NOT EXISTS) keep the outer rows nothing matches.
+	{SQL: "SELECT name FROM students WHERE id IN (SELECT student_id FROM enrollments WHERE course_id = 'math204') ORDER BY name, id"},
+	{SQL: "SELECT title FROM courses WHERE id IN (SELECT course_id FROM enrollments WHERE student_id IN ('a91', 'b07', 'nobody') AND grade IN ('A', 'B'))"},
+	{SQL: "SELECT s.name FROM students s WHERE s.id IN ('a91', 'k42', 'c12') AND EXISTS (SELECT 1 FROM enrollments e WHERE e.student_id = s.id AND e.grade = 'A')"},
+	{SQL: "SELECT s.id FROM students s WHERE s.id IN ('a91', 'k42', 'nobody') AND NOT EXISTS (SELECT 1 FROM enrollments e WHERE e.student_id = s.id)"},
+	{SQL: "SELECT id, title FROM courses WHERE id IN ('cs101', 'math204', 'sem100', 'art150') AND id NOT IN (SELECT course_id FROM enrollments WHERE student_id = 'a91')"},
+	{SQL: "SELECT COUNT(*) FROM students WHERE id IN (SELECT student_id FROM enrollments WHERE course_id = 'cs101')"},
+	{SQL: "SELECT e.course_id FROM enrollments e WHERE e.student_id = 'a91' AND e.course_id IN (SELECT c.id FROM courses c WHERE c.id = e.course_id AND c.credits >= 4)"},
 }

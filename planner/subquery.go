@@ -1,0 +1,125 @@
+package planner
+
+import (
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/value"
+)
+
+// Subqueries in WHERE are joins with the table of the subquery: x IN
+// (SELECT c FROM t WHERE w) and EXISTS (SELECT ... FROM t WHERE w) add t
+// as a slot no name outside the subquery reaches (scope.sub), joined by
+// w (and c = x). A semi join (IN, EXISTS) is an inner join whose rows are
+// then kept once per row of the outer tables (Dedupe), so it sends what
+// the equivalent JOIN sends, in either direction. An anti join (NOT IN,
+// NOT EXISTS) reads t for each outer row, keyed by the outer row, and
+// keeps the outer rows t has nothing for.
+
+// subqueries takes the top-level subquery conjuncts out of where and
+// plans them; it returns the rest of where.
+func (b *selectBuilder) subqueries(where parser.Expr, args []value.Value) (parser.Expr, error) {
+	var keep []parser.Expr
+	for _, c := range conjuncts(where) {
+		sub, x, anti, ok := subqueryOf(c)
+		if !ok {
+			keep = append(keep, c)
+			continue
+		}
+		if err := b.addSubquery(sub, x, anti, args); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range keep {
+		var nested bool
+		parser.Walk(c, func(e parser.Expr) bool {
+			_, in := e.(*parser.InSelect)
+			_, ex := e.(*parser.Exists)
+			nested = nested || in || ex
+			return !nested
+		})
+		if nested {
+			return nil, errs.New(errs.Unsupported, "a subquery inside OR or NOT (other than NOT IN and NOT EXISTS) is not supported").
+				WithHint("AND the subquery with the rest of the WHERE, or write a JOIN")
+		}
+	}
+	return and(keep), nil
+}
+
+// subqueryOf matches x [NOT] IN (SELECT ...) and [NOT] EXISTS (SELECT
+// ...); x is nil for EXISTS.
+func subqueryOf(e parser.Expr) (sub *parser.Select, x parser.Expr, anti, ok bool) {
+	negated := false
+	if n, isNot := e.(*parser.Not); isNot {
+		e, negated = n.E, true
+	}
+	switch s := e.(type) {
+	case *parser.InSelect:
+		return s.Select, s.Expr, s.Not != negated, true
+	case *parser.Exists:
+		return s.Select, nil, negated, true
+	}
+	return nil, nil, false, false
+}
+
+func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool, args []value.Value) error {
+	sc := b.sc
+	if len(sub.From) != 1 || sub.GroupBy != nil || sub.Having != nil || sub.OrderBy != nil || sub.Limit != nil || sub.Offset != nil {
+		return errs.New(errs.Unsupported, "a subquery may read one table, with a WHERE and no GROUP BY, HAVING, ORDER BY or LIMIT").
+			WithHint("write a JOIN instead")
+	}
+	t := sub.From[0]
+	if err := sc.add(t.Name, t.Alias, t.Pos); err != nil {
+		return err
+	}
+	s := len(sc.slots) - 1
+	sc.sub[s], sc.inner = true, s
+	defer func() { sc.inner = -1 }()
+	w, err := sc.resolve(sub.Where, args)
+	if err != nil {
+		return err
+	}
+	conds := conjuncts(w)
+	var outer parser.Expr
+	if x != nil {
+		if len(sub.Columns) != 1 || sub.Columns[0].Star {
+			return errs.New(errs.Invalid, "x IN (SELECT ...) takes a subquery of one column, not %d", len(sub.Columns)).
+				At(sc.sql, t.Pos).WithHint("select the one column to compare with")
+		}
+		col, err := sc.resolve(sub.Columns[0].Expr, args)
+		if err != nil {
+			return err
+		}
+		sc.inner = -1
+		if outer, err = sc.resolve(x, args); err != nil {
+			return err
+		}
+		conds = append(conds, &parser.Compare{Op: "=", L: col, R: outer})
+	}
+	if !anti {
+		b.semi = true
+		b.extra = append(b.extra, conds...)
+		return nil
+	}
+	b.left[s], b.leftOn[s], b.anti[s] = true, conds, true
+	if c, ok := outer.(*parser.Column); outer != nil && !(ok && sc.isBaseKeyColumn(c)) {
+		// x NOT IN (...) is unknown, so not true, where x is NULL (a
+		// column of the base key never is).
+		b.extra = append(b.extra, &parser.IsNull{Expr: outer, Not: true})
+	}
+	return nil
+}
+
+// dedupe keeps each combination of the outer tables' rows once, after a
+// semi join read the subqueries' tables as inner joins.
+func (b *selectBuilder) dedupe(root Node) Node {
+	if !b.semi {
+		return root
+	}
+	d := &Dedupe{Input: root}
+	for i := range b.sc.slots {
+		if !b.sc.sub[i] {
+			d.Slots = append(d.Slots, i)
+		}
+	}
+	return d
+}
