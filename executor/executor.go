@@ -171,6 +171,14 @@ func (ex *Executor) newRun(slots []planner.Slot) *run {
 	return r
 }
 
+// side returns a run for one side of a UNION: its own slots, the
+// statement's log of reads.
+func (r *run) side(slots []planner.Slot) *run {
+	s := r.ex.newRun(slots)
+	s.log = r.log
+	return s
+}
+
 func internal(format string, args ...any) error {
 	return errs.New(errs.Internal, format, args...)
 }

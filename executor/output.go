@@ -37,6 +37,16 @@ func (r *run) rows(n planner.Node) (rowIter, error) {
 	case *planner.Trim:
 		in, err := r.rows(x.Input)
 		return &trimIter{in: in, n: x.N}, err
+	case *planner.UnionRows:
+		u := &unionRowsIter{}
+		for _, side := range x.Sides {
+			in, err := r.side(side.Slots).rows(side.Root)
+			if err != nil {
+				return nil, err
+			}
+			u.sides = append(u.sides, in)
+		}
+		return u, nil
 	}
 	return nil, internal("no executor for output step %T", n)
 }
@@ -356,4 +366,18 @@ func (it *trimIter) next(ctx context.Context) ([]value.Value, error) {
 		return nil, err
 	}
 	return row[:it.n], nil
+}
+
+// unionRowsIter passes the rows of each side of a UNION in turn.
+type unionRowsIter struct{ sides []rowIter }
+
+func (it *unionRowsIter) next(ctx context.Context) ([]value.Value, error) {
+	for len(it.sides) > 0 {
+		row, err := it.sides[0].next(ctx)
+		if err != nil || row != nil {
+			return row, err
+		}
+		it.sides = it.sides[1:]
+	}
+	return nil, nil
 }

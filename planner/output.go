@@ -103,13 +103,8 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 			}
 		}
 	}
-	if o.limit, err = b.count(sel.Limit, "LIMIT", args); err != nil {
+	if o.limit, o.offset, err = limitOffset(sel.Limit, sel.Offset, args); err != nil {
 		return nil, err
-	}
-	if sel.Offset != nil {
-		if o.offset, err = b.count(sel.Offset, "OFFSET", args); err != nil {
-			return nil, err
-		}
 	}
 	return o, nil
 }
@@ -168,23 +163,42 @@ func (o *output) checkGrouped(e parser.Expr, sql string) error {
 	return err
 }
 
-// count reads a LIMIT or OFFSET value: a non-negative whole number.
-func (b *selectBuilder) count(e parser.Expr, what string, args []value.Value) (int64, error) {
+// limitOffset reads LIMIT and OFFSET: each a non-negative whole number, a
+// literal or a placeholder; -1 and 0 when absent.
+func limitOffset(limit, offset parser.Expr, args []value.Value) (int64, int64, error) {
+	l, err := rowCount(limit, "LIMIT", args)
+	if err != nil {
+		return 0, 0, err
+	}
+	o, err := rowCount(offset, "OFFSET", args)
+	return l, max(o, 0), err
+}
+
+func rowCount(e parser.Expr, what string, args []value.Value) (int64, error) {
 	if e == nil {
 		return -1, nil
 	}
-	r, err := b.sc.resolve(e, args)
-	if err != nil {
-		return 0, err
-	}
-	if lit, ok := r.(*parser.Literal); ok {
-		if n, ok := lit.Value.(value.Number); ok {
-			if q, ok := n.Rat(); ok && q.IsInt() && q.Sign() >= 0 && q.Num().IsInt64() {
-				return q.Num().Int64(), nil
-			}
+	v := bindLiteral(e, args)
+	if n, ok := v.(value.Number); ok {
+		if q, ok := n.Rat(); ok && q.IsInt() && q.Sign() >= 0 && q.Num().IsInt64() {
+			return q.Num().Int64(), nil
 		}
 	}
-	return 0, errs.New(errs.Invalid, "%s takes a whole number of rows, not %s", what, parser.Format(r))
+	return 0, errs.New(errs.Invalid, "%s takes a whole number of rows, not %s", what, value.Literal(v))
+}
+
+// bindLiteral returns the value of a literal, or of a placeholder's
+// argument (nil when missing).
+func bindLiteral(e parser.Expr, args []value.Value) value.Value {
+	switch x := e.(type) {
+	case *parser.Literal:
+		return x.Value
+	case *parser.Placeholder:
+		if x.Index < len(args) {
+			return args[x.Index]
+		}
+	}
+	return nil
 }
 
 // needed lists, per slot, the columns the statement reads: in the output,

@@ -62,6 +62,8 @@ func (p *Planner) Plan(sql string, stmt parser.Statement, args []value.Value) (*
 		return plan, nil
 	case *parser.Select:
 		return p.planSelect(sql, s, args)
+	case *parser.Union:
+		return p.planUnion(sql, s, args)
 	}
 	return p.planWrite(sql, stmt, args)
 }

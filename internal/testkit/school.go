@@ -107,4 +107,9 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT id, title FROM courses WHERE id IN ('cs101', 'math204', 'sem100', 'art150') AND id NOT IN (SELECT course_id FROM enrollments WHERE student_id = 'a91')"},
 	{SQL: "SELECT COUNT(*) FROM students WHERE id IN (SELECT student_id FROM enrollments WHERE course_id = 'cs101')"},
 	{SQL: "SELECT e.course_id FROM enrollments e WHERE e.student_id = 'a91' AND e.course_id IN (SELECT c.id FROM courses c WHERE c.id = e.course_id AND c.credits >= 4)"},
+	// UNION of key reads, each side served by its own keys.
+	{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'math204' UNION SELECT student_id FROM enrollments WHERE course_id = 'phys110'"},
+	{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'math204' UNION ALL SELECT student_id FROM enrollments WHERE course_id = 'phys110'"},
+	{SQL: "SELECT name, 'student' FROM students WHERE id IN ('a91', 'c12') UNION SELECT title, 'course' FROM courses WHERE id = 'cs101' ORDER BY 1 DESC LIMIT 2"},
+	{SQL: "SELECT course_id FROM enrollments WHERE student_id = 'a91' UNION ALL SELECT course_id FROM enrollments WHERE student_id = 'b07' UNION SELECT id FROM courses WHERE id = 'sem100' ORDER BY course_id"},
 }
