@@ -11,11 +11,14 @@ import (
 	"github.com/dynosql/dynosql/value"
 )
 
-// conn is one database/sql connection. It holds no state of its own:
-// every statement goes straight to the shared *dynosql.DB.
+// conn is one database/sql connection. Its one state is the transaction
+// BeginTx opened: until Commit or Rollback, its writes are gathered
+// there; otherwise every statement goes straight to the shared
+// *dynosql.DB.
 type conn struct {
 	db      *dynosql.DB
 	release func() error // closes a DB of the conn's own (Driver.Open)
+	tx      *dynosql.Tx
 }
 
 var (
@@ -56,14 +59,43 @@ func (c *conn) Begin() (driver.Tx, error) {
 	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
 
-// BeginTx refuses: see the package documentation.
-func (c *conn) BeginTx(context.Context, driver.TxOptions) (driver.Tx, error) {
-	return nil, errs.New(errs.Unsupported, "dynosql does not support transactions: DynamoDB cannot hold one open across statements").
-		WithHint("run each statement on the sql.DB; a multi-row INSERT is written by TransactWriteItems, all or nothing per 100 items")
+// BeginTx opens a transaction: the writes run on its sql.Tx are sent
+// together at Commit as one TransactWriteItems (see the package
+// documentation). Isolation levels and read-only transactions are not
+// DynamoDB's to give.
+func (c *conn) BeginTx(_ context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if opts.Isolation != driver.IsolationLevel(0) || opts.ReadOnly {
+		return nil, errs.New(errs.Unsupported, "transactions take no isolation level or read-only option").
+			WithHint("begin with the default options: a transaction writes all or nothing")
+	}
+	c.tx = c.db.Begin()
+	return &tx{c: c}, nil
+}
+
+// tx ends the conn's transaction.
+type tx struct{ c *conn }
+
+// Commit sends the transaction's writes.
+func (t *tx) Commit() error {
+	x := t.c.tx
+	t.c.tx = nil
+	_, err := x.Commit(context.Background())
+	return err
+}
+
+// Rollback drops them.
+func (t *tx) Rollback() error {
+	x := t.c.tx
+	t.c.tx = nil
+	return x.Rollback()
 }
 
 // QueryContext implements driver.QueryerContext.
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if c.tx != nil {
+		return nil, errs.New(errs.Unsupported, "reads inside a transaction are not supported: a transaction here writes, all or nothing").
+			WithHint("query on the sql.DB, outside the sql.Tx")
+	}
 	r, err := c.db.Query(ctx, query, argValues(args)...)
 	if err != nil {
 		return nil, err
@@ -73,6 +105,13 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 
 // ExecContext implements driver.ExecerContext.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if c.tx != nil {
+		r, err := c.tx.Exec(ctx, query, argValues(args)...)
+		if err != nil {
+			return nil, err
+		}
+		return result{r}, nil
+	}
 	r, err := c.db.Exec(ctx, query, argValues(args)...)
 	if err != nil {
 		return nil, err

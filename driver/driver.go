@@ -69,12 +69,13 @@
 //
 // # Transactions
 //
-// Begin and BeginTx fail with an error of kind dynosql.ErrUnsupported.
-// DynamoDB's TransactWriteItems takes every write of a transaction in one
-// request and lets nothing be read in between, so it cannot back a
-// transaction that spans statements. Within one statement, dynosql uses
-// it where it can: a multi-row INSERT is written all or nothing, in
-// transactions of up to 100 items.
+// A sql.Tx is one DynamoDB TransactWriteItems: its writes (INSERT, and
+// UPDATE or DELETE naming one row by its full key) are planned and
+// checked when run, and sent together at Commit, all of them or none.
+// A failed condition (a row already there, or missing, or failing its
+// WHERE) fails Commit with dynosql.ErrConflict naming the statement,
+// and nothing is written. Reads inside a transaction are refused:
+// DynamoDB lets nothing be read in between. Rollback sends nothing.
 package driver
 
 import (

@@ -251,11 +251,52 @@ func TestArgumentsOfCommonGoTypes(t *testing.T) {
 	}
 }
 
-func TestTransactionsAreRefused(t *testing.T) {
+// A sql.Tx gathers its writes and sends them at Commit, all or none; a
+// read inside it is refused; Rollback sends nothing.
+func TestTransactionsWriteAllOrNothing(t *testing.T) {
 	db, _ := openSQL(t, testkit.Backends()[1])
-	_, err := db.BeginTx(context.Background(), nil)
-	if !errors.Is(err, dynosql.ErrUnsupported) || !strings.Contains(err.Error(), "transactions") {
-		t.Errorf("got %v, want an unsupported error that names transactions", err)
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("INSERT INTO courses (id, title, credits) VALUES (?, ?, ?)", "tx1", "One", 3); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Query("SELECT title FROM courses WHERE id = 'tx1'"); !errors.Is(err, dynosql.ErrUnsupported) {
+		t.Errorf("a read in a transaction: got %v, want unsupported", err)
+	}
+	// The row is not there before Commit.
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM courses WHERE id IN ('tx1', 'tx2')").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("before Commit: %d rows, %v", n, err)
+	}
+	if _, err := tx.Exec("UPDATE courses SET credits = credits + 1 WHERE id = 'cs101' AND credits < 100"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow("SELECT COUNT(*) FROM courses WHERE id IN ('tx1', 'tx2')").Scan(&n); err != nil || n != 1 {
+		t.Errorf("after Commit: %d rows, %v; want tx1", n, err)
+	}
+	// A failed condition writes nothing.
+	tx, _ = db.BeginTx(ctx, nil)
+	_, _ = tx.Exec("INSERT INTO courses (id, title) VALUES ('tx2', 'Two')")
+	_, _ = tx.Exec("INSERT INTO courses (id, title) VALUES ('tx1', 'Again')")
+	if err := tx.Commit(); !errors.Is(err, dynosql.ErrConflict) || !strings.Contains(err.Error(), "statement 2") {
+		t.Errorf("got %v, want a conflict naming statement 2", err)
+	}
+	if err := db.QueryRow("SELECT COUNT(*) FROM courses WHERE id IN ('tx1', 'tx2')").Scan(&n); err != nil || n != 1 {
+		t.Errorf("after the failed Commit: %d rows, %v; want tx1 alone", n, err)
+	}
+	tx, _ = db.BeginTx(ctx, nil)
+	_, _ = tx.Exec("INSERT INTO courses (id, title) VALUES ('tx2', 'Two')")
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow("SELECT COUNT(*) FROM courses WHERE id = 'tx2'").Scan(&n); err != nil || n != 0 {
+		t.Errorf("after Rollback: %d rows, %v", n, err)
 	}
 }
 

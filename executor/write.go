@@ -309,3 +309,61 @@ func rerunAdvice(set []*planner.Assign) string {
 	return fmt.Sprintf("do not run the statement again as is, which would apply %s a second time to the rows already updated: update the others by key",
 		strings.Join(arith, ", "))
 }
+
+// Commit sends a transaction's writes as one TransactWriteItems (resent
+// with the same token when cancelled only by conflicts or throttling). A
+// cancellation by a failed condition writes nothing: the error names the
+// statement whose condition failed.
+func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result, error) {
+	in, owner, err := t.Build()
+	if err != nil || in == nil {
+		return &Result{}, err
+	}
+	reasons, err := ex.transact(ctx, in)
+	if err == nil {
+		return &Result{Affected: int64(len(in.TransactItems))}, nil
+	}
+	if i := firstFailed(reasons); i >= 0 {
+		st := t.Statements[owner[i]]
+		return &Result{}, &errs.ConditionFailedError{Base: errs.New(errs.Conflict,
+			"statement %d of the transaction (%s) found its row not as it requires (missing, already there, or failing its WHERE); nothing was written",
+			owner[i]+1, oneLineSQL(st.SQL)), Entity: entityOf(st), Key: keyStrings(ex.baseKeyOf(in.TransactItems[i]))}
+	}
+	if rejected(reasons, err) {
+		return &Result{}, note(err, "nothing was written")
+	}
+	return &Result{}, note(err, "DynamoDB gave no answer: the transaction may or may not have been written (all of it or none); SELECT to see")
+}
+
+func oneLineSQL(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func entityOf(p *planner.Plan) string {
+	switch w := p.Root.(type) {
+	case *planner.InsertRows:
+		return w.Entity.Name
+	case *planner.UpdateRows:
+		return w.Entity.Name
+	case *planner.DeleteRows:
+		return w.Entity.Name
+	}
+	return ""
+}
+
+// baseKeyOf returns the base key of the item a transaction's action
+// writes.
+func (ex *Executor) baseKeyOf(a types.TransactWriteItem) map[string]types.AttributeValue {
+	var item map[string]types.AttributeValue
+	switch {
+	case a.Update != nil:
+		item = a.Update.Key
+	case a.Delete != nil:
+		item = a.Delete.Key
+	case a.Put != nil:
+		item = a.Put.Item
+	}
+	key := map[string]types.AttributeValue{}
+	for _, attr := range ex.m.BaseKeyAttrs() {
+		key[attr] = item[attr]
+	}
+	return key
+}

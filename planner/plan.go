@@ -30,6 +30,9 @@ type Plan struct {
 	// Writes is true for INSERT, UPDATE, DELETE and REPAIR COPIES, which
 	// the executor runs with Exec rather than Query.
 	Writes bool
+	// Control is set, and Root nil, for BEGIN, COMMIT and ROLLBACK, which
+	// the session carries out.
+	Control Control
 }
 
 // Column is one output column: its name and DynamoDB type (S, N, B,

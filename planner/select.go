@@ -64,6 +64,12 @@ func (p *Planner) Plan(sql string, stmt parser.Statement, args []value.Value) (*
 		return p.planSelect(sql, s, args)
 	case *parser.Union:
 		return p.planUnion(sql, s, args)
+	case *parser.Begin:
+		return &Plan{SQL: sql, Mapping: p.m, Control: Begin}, nil
+	case *parser.Commit:
+		return &Plan{SQL: sql, Mapping: p.m, Control: Commit}, nil
+	case *parser.Rollback:
+		return &Plan{SQL: sql, Mapping: p.m, Control: Rollback}, nil
 	}
 	return p.planWrite(sql, stmt, args)
 }

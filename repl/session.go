@@ -17,6 +17,7 @@ import (
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/format"
+	"github.com/dynosql/dynosql/planner"
 )
 
 // Session holds a DB and the display settings the meta-commands change.
@@ -35,6 +36,9 @@ type Session struct {
 
 	// Vars holds the \set variables, which statements use as :NAME.
 	Vars map[string]string
+
+	// tx is the transaction BEGIN opened, until COMMIT or ROLLBACK.
+	tx *dynosql.Tx
 
 	// Pager, when true and Height is not 0, sends table output of
 	// Height lines or more through the program PagerCommand names (a
@@ -144,10 +148,22 @@ func (s *Session) run(ctx context.Context, sql string) error {
 	if err != nil {
 		return err
 	}
+	if plan.Control != planner.NoControl {
+		return s.control(ctx, plan.Control)
+	}
 	if plan.Explain || s.Explain {
 		if err := s.print(func(p *format.Printer) error { return p.Plan(plan) }); err != nil || plan.Explain {
 			return err
 		}
+	}
+	if s.tx != nil {
+		res, err := s.tx.ExecPlan(ctx, plan)
+		if err != nil {
+			return err
+		}
+		return s.print(func(p *format.Printer) error {
+			return p.Message(fmt.Sprintf("%s added to the transaction (%d %s); COMMIT sends them all", rowsWord(res.RowsAffected), s.tx.Statements(), statementsWord(s.tx.Statements())))
+		})
 	}
 	if plan.Writes {
 		res, err := s.DB.ExecPlan(ctx, plan)
@@ -168,6 +184,50 @@ func (s *Session) run(ctx context.Context, sql string) error {
 		return err
 	})
 }
+
+// control carries out BEGIN, COMMIT and ROLLBACK.
+func (s *Session) control(ctx context.Context, c planner.Control) error {
+	switch {
+	case c == planner.Begin && s.tx != nil:
+		return errs.New(errs.Invalid, "a transaction is already open (%d %s)", s.tx.Statements(), statementsWord(s.tx.Statements())).
+			WithHint("COMMIT or ROLLBACK it first")
+	case c == planner.Begin:
+		s.tx = s.DB.Begin()
+		return s.print(func(p *format.Printer) error { return p.Message("BEGIN: the writes up to COMMIT are sent together, all or none") })
+	case s.tx == nil:
+		return errs.New(errs.Invalid, "no transaction is open").WithHint("BEGIN one first")
+	case c == planner.Rollback:
+		n := s.tx.Statements()
+		s.tx = nil
+		return s.print(func(p *format.Printer) error {
+			return p.Message(fmt.Sprintf("ROLLBACK: %d %s dropped, nothing was sent", n, statementsWord(n)))
+		})
+	}
+	tx := s.tx
+	s.tx = nil
+	res, err := tx.Commit(ctx)
+	if err != nil {
+		return err
+	}
+	return s.print(func(p *format.Printer) error { return p.Result(format.Result{Affected: res.RowsAffected}) })
+}
+
+func statementsWord(n int) string {
+	if n == 1 {
+		return "statement"
+	}
+	return "statements"
+}
+
+func rowsWord(n int64) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}
+
+// InTransaction reports whether a BEGIN is open, for the prompt.
+func (s *Session) InTransaction() bool { return s.tx != nil }
 
 // report prints an error: "ERROR: " and its one line, then the statement
 // with a caret under the position and the hint. Read from a file, the

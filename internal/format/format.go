@@ -323,6 +323,16 @@ type Result struct {
 	CopiesSkipped int64 `json:"copies_skipped,omitempty"`
 }
 
+// Message prints a line about the session (BEGIN, ROLLBACK) in the table
+// format; the formats other programs read get none.
+func (p *Printer) Message(s string) error {
+	if p.F != Table {
+		return nil
+	}
+	_, err := fmt.Fprintln(p.W, s)
+	return err
+}
+
 // Result prints what a write did: a sentence in the table format, an
 // object in the JSON formats, a one-row table in the others.
 func (p *Printer) Result(r Result) error {

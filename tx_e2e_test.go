@@ -1,0 +1,101 @@
+package dynosql_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/oracle"
+	"github.com/dynosql/dynosql/internal/testkit"
+)
+
+// "Join a game" of the battle royale design (join_game.py): in one
+// transaction, the player's mapping item and people = people + 1 guarded
+// by people < 50. The 50th player gets in; the 51st is refused, and
+// neither of its two writes lands. The table ends as SQLite does after
+// the statements that succeeded.
+func TestJoinGameIsOneTransactionAllOrNothing(t *testing.T) {
+	const game = "c6f38a6a-d1c5-4bdf-8468-24692ccc4646" // 49 players
+	join := func(user string) []string {
+		return []string{
+			"INSERT INTO game_players (game_id, username) VALUES ('" + game + "', '" + user + "')",
+			"UPDATE games SET people = people + 1 WHERE game_id = '" + game + "' AND people < 50",
+		}
+	}
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "battleroyale")
+			ctx := context.Background()
+			commit := func(stmts []string) error {
+				tx := fx.DB.Begin()
+				for _, s := range stmts {
+					if _, err := tx.Exec(ctx, s); err != nil {
+						t.Fatal(err)
+					}
+				}
+				_, err := tx.Commit(ctx)
+				return err
+			}
+			if err := commit(join("vlopez")); err != nil {
+				t.Fatalf("the 50th player: %v", err)
+			}
+			for _, s := range join("vlopez") {
+				if _, err := fx.Oracle.Exec(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := commit(join("quietquinn"))
+			var cf *dynosql.ConditionFailedError
+			if !errors.As(err, &cf) || !strings.Contains(err.Error(), "statement 2") || !strings.Contains(err.Error(), "nothing was written") {
+				t.Fatalf("the 51st player: got %v, want a conflict naming the UPDATE", err)
+			}
+			for _, q := range []string{
+				"SELECT people FROM games WHERE game_id = '" + game + "'",
+				"SELECT username FROM game_players WHERE game_id = '" + game + "' ORDER BY username",
+				"SELECT game_id FROM game_players WHERE username = 'quietquinn'",
+			} {
+				want, err := fx.Oracle.Query(q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := fx.Query(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := oracle.SameRows(got, want, strings.Contains(q, "ORDER BY")); diff != "" {
+					t.Errorf("%s\n%s", q, diff)
+				}
+			}
+		})
+	}
+}
+
+// What cannot join one TransactWriteItems is refused at the statement,
+// before anything is sent, and the transaction goes on without it.
+func TestTransactionsRefuseWhatOneRequestCannotHold(t *testing.T) {
+	fx := testkit.Load(t, testkit.Backends()[1], "school")
+	ctx := context.Background()
+	tx := fx.DB.Begin()
+	cases := []struct{ sql, want string }{
+		{"SELECT name FROM students WHERE id = 'a91'", "reads inside a transaction"},
+		{"UPDATE enrollments SET grade = 'A' WHERE course_id = 'cs101'", "full key"},
+		{"UPDATE enrollments SET course_id = 'x' WHERE student_id = 'a91' AND course_id = 'cs101'", "sets a key column"},
+	}
+	for _, c := range cases {
+		if _, err := tx.Exec(ctx, c.sql); !errors.Is(err, dynosql.ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s\ngot %v, want an unsupported error saying %q", c.sql, err, c.want)
+		}
+	}
+	if _, err := tx.Exec(ctx, "UPDATE students SET year = 3 WHERE id = 'a91'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "DELETE FROM students WHERE id = 'a91'"); !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "same item") {
+		t.Errorf("a second write of one item: %v", err)
+	}
+	if tx.Statements() != 1 {
+		t.Errorf("the transaction holds %d statements, want the one that could join", tx.Statements())
+	}
+}
