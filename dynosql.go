@@ -36,7 +36,9 @@ type config struct {
 	concurrency int
 	hooks       []func(*dynamodb.Options)
 	checkTable  bool
-	safety      safety
+	// nonAtomicInserts: see WithNonAtomicInserts.
+	nonAtomicInserts bool
+	safety           safety
 }
 
 // Option configures Open.
@@ -55,6 +57,12 @@ func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = n 
 func WithRequestHook(fn func(*dynamodb.Options)) Option {
 	return func(c *config) { c.hooks = append(c.hooks, fn) }
 }
+
+// WithNonAtomicInserts lets an INSERT of more rows than one transaction
+// holds (100 items, 4 MB) be written one transaction after another; if
+// one fails, the rows of those before it stay written (the error says
+// which). Without it, such an INSERT is refused before anything is sent.
+func WithNonAtomicInserts() Option { return func(c *config) { c.nonAtomicInserts = true } }
 
 // WithoutTableCheck skips the DescribeTable call that Open makes to check
 // the mapping against the table (for tools that create the table later).
@@ -90,7 +98,7 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 	hooks := c.safety.open(c.hooks)
 	return &DB{
 		m:       m,
-		planner: planner.New(m, planner.Options{Consistent: c.consistent, Quirks: quirks}),
+		planner: planner.New(m, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts}),
 		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: hooks}),
 		safety:  c.safety,
 	}, nil

@@ -248,12 +248,24 @@ func TestWritesAgreeWithSQLite(t *testing.T) {
 	}
 }
 
-// TestInsertBatches inserts more rows than one transaction holds.
+// TestInsertBatches inserts more rows than one transaction holds: refused
+// unless non-atomic inserts are allowed, then one transaction after
+// another.
 func TestInsertBatches(t *testing.T) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			fx := testkit.Load(t, b, "school")
+			atomic := testkit.Load(t, b, "school")
+			var big []string
+			for i := range 101 {
+				big = append(big, fmt.Sprintf("('k42', 'z%03d', 'A')", i))
+			}
+			_, err := execErr(t, atomic, "INSERT INTO enrollments (student_id, course_id, grade) VALUES "+strings.Join(big, ", "))
+			if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "101 rows takes 2 transactions") || !strings.Contains(hintOf(err), "--non-atomic-inserts") {
+				t.Errorf("an INSERT of 101 rows without the option: %v", err)
+			}
+			agree(t, atomic, check{sql: "SELECT course_id FROM enrollments WHERE student_id = 'k42'"})
+			fx := testkit.Load(t, b, "school", dynosql.WithNonAtomicInserts())
 			var vals []string
 			for i := range 150 {
 				vals = append(vals, fmt.Sprintf("('k42', 'x%03d', 'A')", i))
@@ -267,7 +279,7 @@ func TestInsertBatches(t *testing.T) {
 				vals = append(vals, fmt.Sprintf("('a91', 'y%03d', 'A')", i))
 			}
 			vals[119] = "('k42', 'x005', 'A')"
-			_, err := execErr(t, fx, "INSERT INTO enrollments (student_id, course_id, grade) VALUES "+strings.Join(vals, ", "))
+			_, err = execErr(t, fx, "INSERT INTO enrollments (student_id, course_id, grade) VALUES "+strings.Join(vals, ", "))
 			if !strings.Contains(err.Error(), "row 120 of 150") || !strings.Contains(err.Error(), "rows 1 to 100 were inserted") {
 				t.Errorf("conflict in the second batch: %v", err)
 			}
@@ -613,7 +625,7 @@ func TestInsertOutcomeUnknown(t *testing.T) {
 			t.Parallel()
 			var n atomic.Int64
 			var fails atomic.Pointer[[]int64]
-			fx := testkit.Load(t, b, "school", failAfter(func(op string) bool {
+			fx := testkit.Load(t, b, "school", dynosql.WithNonAtomicInserts(), failAfter(func(op string) bool {
 				if op != "TransactWriteItems" {
 					return false
 				}
@@ -1062,4 +1074,13 @@ func TestPartialWritesSayWhatLanded(t *testing.T) {
 			})
 		})
 	}
+}
+
+// hintOf returns the hint of a dynosql error.
+func hintOf(err error) string {
+	var e *dynosql.Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	return ""
 }

@@ -24,6 +24,8 @@
 //	concurrency=N     requests one statement has in flight (dynosql.WithConcurrency)
 //	readonly=1        refuse every write before anything is sent (dynosql.WithReadOnly)
 //	retry_ceiling=D   how long a throttled request is retried, e.g. 90s
+//	nonatomic_inserts=1  write an INSERT of more than 100 rows one
+//	                  transaction after another (dynosql.WithNonAtomicInserts)
 //	                  (dynosql.WithRetryCeiling; default 60s)
 //	embedded=1        an in-memory DynamoDB in this process, with the
 //	                  mapping's table created empty (dynosql.OpenEmbedded)
@@ -144,7 +146,7 @@ type dsnConfig struct {
 	opts                               []dynosql.Option
 }
 
-var dsnKeys = []string{"mapping", "endpoint", "region", "profile", "consistent", "concurrency", "embedded", "demo", "readonly", "retry_ceiling"}
+var dsnKeys = []string{"mapping", "endpoint", "region", "profile", "consistent", "concurrency", "embedded", "demo", "readonly", "retry_ceiling", "nonatomic_inserts"}
 
 func parseDSN(dsn string) (*dsnConfig, error) {
 	q, err := url.ParseQuery(dsn)
@@ -173,7 +175,7 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 			cfg.region = v
 		case "profile":
 			cfg.profile = v
-		case "consistent", "embedded", "demo", "readonly":
+		case "consistent", "embedded", "demo", "readonly", "nonatomic_inserts":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
 				return nil, dsnError("%s=%q is not true or false", key, v)
@@ -188,6 +190,10 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 			case "readonly":
 				if b {
 					cfg.opts = append(cfg.opts, dynosql.WithReadOnly())
+				}
+			case "nonatomic_inserts":
+				if b {
+					cfg.opts = append(cfg.opts, dynosql.WithNonAtomicInserts())
 				}
 			}
 		case "concurrency":

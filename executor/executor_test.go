@@ -228,7 +228,9 @@ entities:
 	if err != nil {
 		t.Fatal(err)
 	}
-	order := func(date, id string) map[string]types.AttributeValue { return item("PK", "C#1", "SK", "O#"+date+"#"+id) }
+	order := func(date, id string) map[string]types.AttributeValue {
+		return item("PK", "C#1", "SK", "O#"+date+"#"+id)
+	}
 	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		// Key order, descending: "2020-06-30#a" sorts above "2020-06-30 23:00#b".
 		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{order("2020-06-30", "a"), order("2020-06-30 23:00", "b")}}, nil

@@ -19,6 +19,11 @@ type Options struct {
 	// Quirks are the ways the backend departs from DynamoDB that plans
 	// must work around.
 	Quirks Quirks
+	// NonAtomicInserts lets an INSERT of more rows than one transaction
+	// holds (100 items, 4 MB) be written one transaction after another;
+	// without it such an INSERT is refused, since it would not be all
+	// or nothing.
+	NonAtomicInserts bool
 }
 
 // Quirks are departures from DynamoDB's behaviour that the embedded

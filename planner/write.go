@@ -101,6 +101,12 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		return ins, nil
 	}
 	ins.Batches = batches(e, ins.Rows)
+	if len(ins.Batches) > 1 && !p.opts.NonAtomicInserts {
+		return nil, errs.New(errs.Invalid, "an INSERT of %d rows takes %d transactions (DynamoDB writes at most %d items and 4 MB in one), so it would not be all or nothing",
+			len(ins.Rows), len(ins.Batches), limits.TransactItems).At(sql, s.Pos).
+			WithHint("insert at most %d rows a statement, or allow non-atomic inserts (--non-atomic-inserts, nonatomic_inserts=1 in a DSN, dynosql.WithNonAtomicInserts in Go) to write them transaction by transaction",
+				limits.TransactItems)
+	}
 	return ins, nil
 }
 

@@ -193,7 +193,9 @@ func (s *Session) control(ctx context.Context, c planner.Control) error {
 			WithHint("COMMIT or ROLLBACK it first")
 	case c == planner.Begin:
 		s.tx = s.DB.Begin()
-		return s.print(func(p *format.Printer) error { return p.Message("BEGIN: the writes up to COMMIT are sent together, all or none") })
+		return s.print(func(p *format.Printer) error {
+			return p.Message("BEGIN: the writes up to COMMIT are sent together, all or none")
+		})
 	case s.tx == nil:
 		return errs.New(errs.Invalid, "no transaction is open").WithHint("BEGIN one first")
 	case c == planner.Rollback:
@@ -243,4 +245,3 @@ func (s *Session) report(err error) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-

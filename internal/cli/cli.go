@@ -56,7 +56,7 @@ type options struct {
 	file, format, output               string
 	consistent, stats, allowPartial    bool
 	debug, version, noStartup          bool
-	readOnly                           bool
+	readOnly, nonAtomicInserts         bool
 	retryCeiling                       time.Duration
 }
 
@@ -89,6 +89,9 @@ Run SQL against a DynamoDB single-table design.
                          input (default: stop)
   --read-only            refuse INSERT, UPDATE, DELETE and REPAIR COPIES before
                          anything is sent
+  --non-atomic-inserts   write an INSERT of more than 100 rows one transaction
+                         after another (default: refuse it, as it would not be
+                         all or nothing)
   --retry-ceiling D      retry a throttled or failing request for up to D (default
                          60s), ever more slowly, before the statement fails
   --debug                log the AWS SDK's requests, responses and warnings to
@@ -130,6 +133,7 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&o.allowPartial, "allow-partial", false, "")
 	fs.BoolVar(&o.debug, "debug", false, "")
 	fs.BoolVar(&o.readOnly, "read-only", false, "")
+	fs.BoolVar(&o.nonAtomicInserts, "non-atomic-inserts", false, "")
 	fs.DurationVar(&o.retryCeiling, "retry-ceiling", dynosql.DefaultRetryCeiling, "")
 	fs.BoolVar(&o.version, "version", false, "")
 	return fs
@@ -290,6 +294,9 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 	opts := []dynosql.Option{dynosql.WithRetryCeiling(o.retryCeiling)}
 	if o.readOnly {
 		opts = append(opts, dynosql.WithReadOnly())
+	}
+	if o.nonAtomicInserts {
+		opts = append(opts, dynosql.WithNonAtomicInserts())
 	}
 	if o.consistent {
 		opts = append(opts, dynosql.WithConsistentReads(true))
