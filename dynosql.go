@@ -38,6 +38,8 @@ type config struct {
 	checkTable  bool
 	// nonAtomicInserts: see WithNonAtomicInserts.
 	nonAtomicInserts bool
+	// allowScan: see WithScans.
+	allowScan bool
 	safety           safety
 }
 
@@ -63,6 +65,13 @@ func WithRequestHook(fn func(*dynamodb.Options)) Option {
 // one fails, the rows of those before it stay written (the error says
 // which). Without it, such an INSERT is refused before anything is sent.
 func WithNonAtomicInserts() Option { return func(c *config) { c.nonAtomicInserts = true } }
+
+// WithScans lets a statement that no key serves Scan the table, in
+// parallel segments, with a warning giving the table's size (Rows.Warnings,
+// Result.Warnings). Without it such statements are refused; indexes the
+// mapping marks scan: true are scanned either way, and only when the WHERE
+// keeps to the items they hold.
+func WithScans() Option { return func(c *config) { c.allowScan = true } }
 
 // WithoutTableCheck skips the DescribeTable call that Open makes to check
 // the mapping against the table (for tools that create the table later).
@@ -92,13 +101,13 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 			// Only the embedded server (minidyn) describes a table
 			// without a status; plans work around what it does not do
 			// as DynamoDB does (README, "The embedded backend").
-			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true}
+			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true}
 		}
 	}
 	hooks := c.safety.open(c.hooks)
 	return &DB{
 		m:       m,
-		planner: planner.New(m, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts}),
+		planner: planner.New(m, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts, AllowScan: c.allowScan}),
 		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: hooks}),
 		safety:  c.safety,
 	}, nil

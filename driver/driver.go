@@ -26,6 +26,7 @@
 //	retry_ceiling=D   how long a throttled request is retried, e.g. 90s
 //	nonatomic_inserts=1  write an INSERT of more than 100 rows one
 //	                  transaction after another (dynosql.WithNonAtomicInserts)
+//	allow_scan=1      let a statement no key serves Scan the table (dynosql.WithScans)
 //	                  (dynosql.WithRetryCeiling; default 60s)
 //	embedded=1        an in-memory DynamoDB in this process, with the
 //	                  mapping's table created empty (dynosql.OpenEmbedded)
@@ -146,7 +147,7 @@ type dsnConfig struct {
 	opts                               []dynosql.Option
 }
 
-var dsnKeys = []string{"mapping", "endpoint", "region", "profile", "consistent", "concurrency", "embedded", "demo", "readonly", "retry_ceiling", "nonatomic_inserts"}
+var dsnKeys = []string{"mapping", "endpoint", "region", "profile", "consistent", "concurrency", "embedded", "demo", "readonly", "retry_ceiling", "nonatomic_inserts", "allow_scan"}
 
 func parseDSN(dsn string) (*dsnConfig, error) {
 	q, err := url.ParseQuery(dsn)
@@ -175,7 +176,7 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 			cfg.region = v
 		case "profile":
 			cfg.profile = v
-		case "consistent", "embedded", "demo", "readonly", "nonatomic_inserts":
+		case "consistent", "embedded", "demo", "readonly", "nonatomic_inserts", "allow_scan":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
 				return nil, dsnError("%s=%q is not true or false", key, v)
@@ -194,6 +195,10 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 			case "nonatomic_inserts":
 				if b {
 					cfg.opts = append(cfg.opts, dynosql.WithNonAtomicInserts())
+				}
+			case "allow_scan":
+				if b {
+					cfg.opts = append(cfg.opts, dynosql.WithScans())
 				}
 			}
 		case "concurrency":

@@ -33,6 +33,8 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 			return &queryIter{r: r, q: x}, nil
 		}
 		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.queryEach(ctx, x, []tuple{r.empty()}) }}, nil
+	case *planner.Scan:
+		return &scanIter{r: r, s: x}, nil
 	case *planner.BatchGet:
 		return &joinIter{r: r, inner: x, kind: planner.Inner, outer: &onceIter{items: []tuple{r.empty()}}}, nil
 	case *planner.Join:
@@ -178,6 +180,14 @@ type readLog struct {
 	mu    sync.Mutex
 	steps []planner.Node
 	count map[planner.Node]*readCount
+	notes []string // other warnings of the statement's reads
+}
+
+// note adds a warning about the statement's reads.
+func (l *readLog) note(w string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.notes = append(l.notes, w)
 }
 
 type readCount struct {
@@ -207,7 +217,7 @@ func (l *readLog) unclaimed() (int, []string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
-	var warnings []string
+	warnings := append([]string(nil), l.notes...)
 	for _, step := range l.steps {
 		c := l.count[step]
 		n += c.returned - c.claimed

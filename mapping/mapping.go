@@ -37,6 +37,9 @@ type Mapping struct {
 	TypeAttribute string            `yaml:"type_attribute"`
 	Indexes       map[string]*Index `yaml:"indexes"`
 	Entities      map[string]*Entity
+	// Size is what DescribeTable said of the table (zero before
+	// CheckTable): shown with a Scan of it.
+	Size Size `yaml:"-"`
 	// keyTypes holds every key attribute's DynamoDB type: inferred from
 	// the templates when loaded, then as DescribeTable says (CheckTable).
 	keyTypes map[string]KeyType
@@ -58,6 +61,16 @@ type Index struct {
 	// it is ALL until CheckTable reads the real one from DescribeTable.
 	Projection string   `yaml:"projection"`
 	Include    []string `yaml:"include"` // attributes an INCLUDE index carries
+	// Size is what DescribeTable said of the index (zero before
+	// CheckTable): shown with a Scan of it.
+	Size Size `yaml:"-"`
+}
+
+// Size is an item count and a size in bytes as DescribeTable reports
+// them (updated by DynamoDB about every six hours).
+type Size struct {
+	Items int64
+	Bytes int64
 }
 
 // Entity is one logical table.

@@ -28,13 +28,15 @@ func (m *Mapping) CheckTable(desc *types.TableDescription) error {
 		schema     []types.KeySchemaElement
 		projection *types.Projection
 		local      bool
+		size       Size
 	}
+	m.Size = Size{Items: aws.ToInt64(desc.ItemCount), Bytes: aws.ToInt64(desc.TableSizeBytes)}
 	indexes := map[string]found{}
 	for _, g := range desc.GlobalSecondaryIndexes {
-		indexes[aws.ToString(g.IndexName)] = found{g.KeySchema, g.Projection, false}
+		indexes[aws.ToString(g.IndexName)] = found{g.KeySchema, g.Projection, false, Size{aws.ToInt64(g.ItemCount), aws.ToInt64(g.IndexSizeBytes)}}
 	}
 	for _, l := range desc.LocalSecondaryIndexes {
-		indexes[aws.ToString(l.IndexName)] = found{l.KeySchema, l.Projection, true}
+		indexes[aws.ToString(l.IndexName)] = found{l.KeySchema, l.Projection, true, Size{aws.ToInt64(l.ItemCount), aws.ToInt64(l.IndexSizeBytes)}}
 	}
 	for _, name := range m.IndexNames() {
 		ix := m.Indexes[name]
@@ -60,6 +62,7 @@ func (m *Mapping) CheckTable(desc *types.TableDescription) error {
 				}
 			}
 		}
+		ix.Size = f.size
 		if f.projection != nil {
 			ix.Projection = string(f.projection.ProjectionType)
 			ix.Include = slices.Clone(f.projection.NonKeyAttributes)

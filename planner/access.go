@@ -19,6 +19,7 @@ type access struct {
 	keys  [][]*KeyValue
 	bound bool // some key column comes from an earlier row
 	score int
+	scan  bool // no key serves: a Scan of path (see scanAccess)
 }
 
 // Scores rank access paths: a point read beats a partition read, the

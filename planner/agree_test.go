@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"regexp"
@@ -41,9 +42,13 @@ func TestExplainAgreesWithExecution(t *testing.T) {
 				return d.Expected
 			}
 			name, projection, args := caseArgs(t, d)
-			key := name + "/" + projection
+			key := name + "/" + projection + "/" + fmt.Sprint(d.HasArg("allow_scan"))
 			if fixtures[key] == nil {
-				fixtures[key] = newAgreeFixture(t, top.Cleanup, name, projection)
+				var opts []dynosql.Option
+				if d.HasArg("allow_scan") {
+					opts = append(opts, dynosql.WithScans())
+				}
+				fixtures[key] = newAgreeFixture(t, top.Cleanup, name, projection, opts...)
 			}
 			fixtures[key].check(t, d.Pos, d.Input, args)
 			checked++
@@ -84,7 +89,7 @@ type agreeFixture struct {
 }
 
 // newAgreeFixture starts the fixture; cleanup (the whole test's) stops it.
-func newAgreeFixture(t *testing.T, cleanup func(func()), name, projection string) *agreeFixture {
+func newAgreeFixture(t *testing.T, cleanup func(func()), name, projection string, opts ...dynosql.Option) *agreeFixture {
 	ctx := context.Background()
 	m := loadMapping(t, name)
 	if projection != "" {
@@ -125,7 +130,7 @@ func newAgreeFixture(t *testing.T, cleanup func(func()), name, projection string
 				}), middleware.After)
 		})
 	})
-	if f.db, err = dynosql.Open(ctx, m, client, record); err != nil {
+	if f.db, err = dynosql.Open(ctx, m, client, append(opts, record)...); err != nil {
 		t.Fatal(err)
 	}
 	return f

@@ -67,6 +67,11 @@ func DescribeRequest(m *mapping.Mapping, op string, input any) *Request {
 		}
 		r.Note = strings.Join(notes, "; ")
 		return r
+	case *dynamodb.ScanInput:
+		r := &Request{Op: op, Table: aws.ToString(in.TableName), Index: aws.ToString(in.IndexName), Consistent: aws.ToBool(in.ConsistentRead)}
+		r.Filter = d.expr(in.FilterExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+		r.Project = d.projection(in.ProjectionExpression, in.ExpressionAttributeNames)
+		return r
 	case *dynamodb.BatchGetItemInput:
 		for table, ka := range in.RequestItems {
 			r := &Request{Op: op, Table: table, Consistent: aws.ToBool(ka.ConsistentRead)}
@@ -272,7 +277,7 @@ func (r *Request) details() []string {
 		d = append(d, "project: "+strings.Join(r.Project, ", "))
 	}
 	switch r.Op {
-	case "GetItem", "Query", "BatchGetItem":
+	case "GetItem", "Query", "BatchGetItem", "Scan":
 		d = append(d, r.consistency())
 	}
 	if r.Per != "" {

@@ -31,6 +31,11 @@ func (b *selectBuilder) driver() (Node, error) {
 		}
 	}
 	if len(queries) == 0 && len(points) == 0 {
+		for s := range b.sc.slots {
+			if a := b.scanAccess(s); a != nil && !b.left[s] {
+				return b.single(a, nil)
+			}
+		}
 		return nil, b.refuse(0)
 	}
 	if len(queries) > 0 {
@@ -172,6 +177,13 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 		bg := &BatchGet{Table: b.p.m.Table, Lookups: []*Lookup{{Read: rd, Keys: a.keys}}, Consistent: b.p.opts.Consistent, m: b.p.m}
 		bg.Project = b.project([]Read{rd}, nil)
 		leaf = bg
+	case a.scan:
+		refetch = !b.p.m.ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
+		s := b.scan(a)
+		if !refetch {
+			s.Filter = b.pushdown(a.slot, a.path)
+		}
+		leaf = s
 	default:
 		refetch = !b.p.m.ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
 		q := &Query{Table: b.p.m.Table, Index: a.path.Index, Local: a.path.Local, PK: a.pk, SK: a.sk, Reads: []Read{rd},

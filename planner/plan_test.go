@@ -76,7 +76,7 @@ func columnsText(t testing.TB, d *datadriven.TestData) string {
 
 // plannerFor builds the planner a test case asks for.
 func plannerFor(t testing.TB, d *datadriven.TestData) (*planner.Planner, []value.Value) {
-	name, projection, consistent := "school", "", false
+	name, projection, consistent, allowScan := "school", "", false, false
 	var args []value.Value
 	for _, a := range d.CmdArgs {
 		switch a.Key {
@@ -86,6 +86,8 @@ func plannerFor(t testing.TB, d *datadriven.TestData) (*planner.Planner, []value
 			projection = a.Vals[0]
 		case "consistent":
 			consistent = true
+		case "allow_scan":
+			allowScan = true
 		case "args":
 			for _, v := range a.Vals {
 				if n, ok := value.ParseNumber(v); ok {
@@ -105,7 +107,7 @@ func plannerFor(t testing.TB, d *datadriven.TestData) (*planner.Planner, []value
 			m.Indexes["GSI1"].Include = []string{"grade"}
 		}
 	}
-	return planner.New(m, planner.Options{Consistent: consistent}), args
+	return planner.New(m, planner.Options{Consistent: consistent, AllowScan: allowScan}), args
 }
 
 func loadMapping(t testing.TB, name string) *mapping.Mapping {

@@ -47,7 +47,18 @@ func (b *selectBuilder) refuse(s int) error {
 	if len(nonKey) > 0 {
 		hint += ", or add an index keyed on " + strings.Join(nonKey, ", ")
 	}
-	e.Hint = hint
+	for _, p := range sl.Entity.Paths() {
+		if p.IsBase() || !b.p.m.Indexes[p.Index].Scan {
+			continue
+		}
+		var conds []string
+		for _, c := range sparseColumns(p, b.facts(s)) {
+			conds = append(conds, sl.Alias+"."+c+" IS NOT NULL")
+		}
+		hint += "; or add " + strings.Join(conds, " AND ") + " to Scan index " + p.Index +
+			" (scan: true), which holds only the items that have them"
+	}
+	e.Hint = hint + "; to read the whole table anyway, allow a Scan (--allow-scan)"
 	return &errs.ScanRefusedError{Base: e, Entity: sl.Entity.Name, Alias: sl.Alias, Table: b.p.m.Table}
 }
 

@@ -24,6 +24,10 @@ type Options struct {
 	// without it such an INSERT is refused, since it would not be all
 	// or nothing.
 	NonAtomicInserts bool
+	// AllowScan lets a statement that no key serves Scan the table (the
+	// executor warns with its size). Without it, only indexes the
+	// mapping marks scan: true are ever scanned.
+	AllowScan bool
 }
 
 // Quirks are departures from DynamoDB's behaviour that the embedded
@@ -37,6 +41,9 @@ type Quirks struct {
 	// UPDATE that sets a column to NULL rewrites the whole item instead
 	// (as a move does: read whole, written guarded by what was read).
 	NoRemove bool
+	// NoSegments: a Scan's Segment and TotalSegments are ignored (each
+	// segment returns every item), so a Scan is one segment.
+	NoSegments bool
 }
 
 // Planner plans statements against one mapping. It is safe for concurrent

@@ -177,6 +177,7 @@ var (
 	_ Node = (*PartitionJoin)(nil)
 	_ Node = (*Refetch)(nil)
 	_ Node = (*Dedupe)(nil)
+	_ Node = (*Scan)(nil)
 	_ Node = (*Filter)(nil)
 	_ Node = (*Union)(nil)
 	_ Node = (*Project)(nil)

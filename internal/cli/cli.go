@@ -57,6 +57,7 @@ type options struct {
 	consistent, stats, allowPartial    bool
 	debug, version, noStartup          bool
 	readOnly, nonAtomicInserts         bool
+	allowScan                          bool
 	retryCeiling                       time.Duration
 }
 
@@ -89,6 +90,9 @@ Run SQL against a DynamoDB single-table design.
                          input (default: stop)
   --read-only            refuse INSERT, UPDATE, DELETE and REPAIR COPIES before
                          anything is sent
+  --allow-scan           let a statement no key serves Scan the table, with a
+                         warning on stderr giving the table's size (default:
+                         refuse it)
   --non-atomic-inserts   write an INSERT of more than 100 rows one transaction
                          after another (default: refuse it, as it would not be
                          all or nothing)
@@ -134,6 +138,7 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&o.debug, "debug", false, "")
 	fs.BoolVar(&o.readOnly, "read-only", false, "")
 	fs.BoolVar(&o.nonAtomicInserts, "non-atomic-inserts", false, "")
+	fs.BoolVar(&o.allowScan, "allow-scan", false, "")
 	fs.DurationVar(&o.retryCeiling, "retry-ceiling", dynosql.DefaultRetryCeiling, "")
 	fs.BoolVar(&o.version, "version", false, "")
 	return fs
@@ -297,6 +302,9 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 	}
 	if o.nonAtomicInserts {
 		opts = append(opts, dynosql.WithNonAtomicInserts())
+	}
+	if o.allowScan {
+		opts = append(opts, dynosql.WithScans())
 	}
 	if o.consistent {
 		opts = append(opts, dynosql.WithConsistentReads(true))

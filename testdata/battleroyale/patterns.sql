@@ -39,8 +39,15 @@ SELECT game_id, open_timestamp FROM games WHERE `map` = 'Dirty Desert' AND open_
 SELECT game_id, people FROM games WHERE `map` = 'Green Grasslands';
 
 -- Find open games (Read): find_open_games.py scans the sparse OpenGamesIndex
+-- (scan: true in the mapping). The index holds the games that have both
+-- map and open_timestamp, so the WHERE keeps to those.
 -- expect: scan
-SELECT game_id, `map`, open_timestamp, people FROM games WHERE open_timestamp IS NOT NULL ORDER BY open_timestamp;
+SELECT game_id, `map`, open_timestamp, people FROM games WHERE open_timestamp IS NOT NULL AND `map` IS NOT NULL ORDER BY open_timestamp;
+
+-- Find open games without saying that they have a map: a game without one
+-- would not be in the index, so dynosql refuses rather than miss it
+-- expect: refused
+SELECT game_id FROM games WHERE open_timestamp IS NOT NULL;
 
 -- Find all past games for a user (Read): find_games_for_user.py, Query InvertedIndex SK = USER#<username>
 SELECT game_id, place FROM game_players WHERE username = 'carrpatrick' ORDER BY game_id;
