@@ -108,7 +108,7 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 	return &DB{
 		m:       m,
 		planner: planner.New(m, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts, AllowScan: c.allowScan}),
-		exec:    executor.New(client, m, executor.Options{Concurrency: c.concurrency, OnRequest: hooks}),
+		exec:    executor.New(client, executor.Options{Concurrency: c.concurrency, OnRequest: hooks}),
 		safety:  c.safety,
 	}, nil
 }

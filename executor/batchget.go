@@ -25,7 +25,7 @@ func (r *run) lookup(ctx context.Context, bg *planner.BatchGet, outers []tuple) 
 		wants[i] = make([][]string, len(bg.Lookups))
 		for li, l := range bg.Lookups {
 			for _, key := range l.Render(r.binder(o)) {
-				id := r.ex.m.ItemID(key)
+				id := l.Read.Of.Mapping().ItemID(key)
 				keys[id] = key
 				wants[i][li] = append(wants[i][li], id)
 			}
@@ -91,7 +91,7 @@ func (r *run) batchGet(ctx context.Context, bg *planner.BatchGet, keys map[strin
 	found := map[string]map[string]types.AttributeValue{}
 	for _, items := range results {
 		for _, item := range items {
-			found[r.ex.m.ItemID(item)] = item
+			found[bg.Lookups[0].Read.Of.Mapping().ItemID(item)] = item
 		}
 	}
 	return found, nil

@@ -7,7 +7,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
 	"github.com/dynosql/dynosql/value"
 )
@@ -26,16 +25,15 @@ type Options struct {
 // Executor runs plans with one client. It is safe for concurrent use.
 type Executor struct {
 	client Client
-	m      *mapping.Mapping
 	opts   Options
 }
 
-// New returns an Executor that sends requests for mapping m through client.
-func New(client Client, m *mapping.Mapping, opts Options) *Executor {
+// New returns an Executor that sends requests through client.
+func New(client Client, opts Options) *Executor {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 8
 	}
-	return &Executor{client: client, m: m, opts: opts}
+	return &Executor{client: client, opts: opts}
 }
 
 // optFns returns the per-request options: the caller's hooks and the

@@ -115,7 +115,7 @@ func TestBatchGetSendsUnprocessedKeysAgainAndChunksAt100(t *testing.T) {
 // match.
 func TestJoinKindsKeepWhatSQLSays(t *testing.T) {
 	m := school(t)
-	r := New(&fakeClient{}, m, Options{}).newRun([]planner.Slot{{Alias: "s", Entity: m.Entities["students"]}, {Alias: "e", Entity: m.Entities["enrollments"]}})
+	r := New(&fakeClient{}, Options{}).newRun([]planner.Slot{{Alias: "s", Entity: m.Entities["students"]}, {Alias: "e", Entity: m.Entities["enrollments"]}})
 	outer := tuple{{"id": "a91"}, nil}
 	inner := []tuple{{nil, {"student_id": "a91", "grade": "A"}}, {nil, {"student_id": "a91", "grade": "B"}}}
 	on := func(grade string) parser.Expr {
@@ -162,7 +162,7 @@ func TestTransactionsResendConflictsAndNameTheFailedRow(t *testing.T) {
 		return nil, &types.TransactionCanceledException{Message: aws.String("condition"),
 			CancellationReasons: []types.CancellationReason{{Code: aws.String("None")}, {Code: aws.String("ConditionalCheckFailed"), Item: in.TransactItems[1].Put.Item}}}
 	}}
-	ex := New(f, m, Options{})
+	ex := New(f, Options{})
 	_, err := ex.Exec(context.Background(), plan(t, m, "INSERT INTO courses (id, title) VALUES ('c1', 'One'), ('c2', 'Two')"))
 	var cf *errs.ConditionFailedError
 	if !errors.As(err, &cf) || !strings.Contains(err.Error(), "courses (id='c2') already exists") || !strings.Contains(err.Error(), "none of the rows was inserted") {
@@ -200,7 +200,7 @@ func TestItemsNoEntityClaimsAreWarnedAbout(t *testing.T) {
 		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{item("PK", "STU#a91", "SK", "ENROLL#math204")}}, nil
 	}}
 	stats := NewStats()
-	rows, err := New(f, m, Options{}).Query(WithStats(context.Background(), stats), plan(t, m, "SELECT grade FROM enrollments WHERE student_id = 'a91'"))
+	rows, err := New(f, Options{}).Query(WithStats(context.Background(), stats), plan(t, m, "SELECT grade FROM enrollments WHERE student_id = 'a91'"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func query(t *testing.T, f *fakeClient, m *mapping.Mapping, sql string) ([][]str
 
 func queryCtx(ctx context.Context, t *testing.T, f *fakeClient, m *mapping.Mapping, sql string) ([][]string, error) {
 	t.Helper()
-	rows, err := New(f, m, Options{}).Query(ctx, plan(t, m, sql))
+	rows, err := New(f, Options{}).Query(ctx, plan(t, m, sql))
 	if err != nil {
 		return nil, err
 	}

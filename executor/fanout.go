@@ -63,14 +63,15 @@ func (ex *Executor) findCopies(ctx context.Context, f *planner.FanOut, keyVal va
 	if err != nil {
 		return nil, err
 	}
+	m := f.Copier().Mapping()
 	var out []copyItem
 	for _, it := range items {
-		if ex.m.Classify(it, []*mapping.Entity{f.Copier()}) == nil {
+		if m.Classify(it, []*mapping.Entity{f.Copier()}) == nil {
 			continue
 		}
-		c := copyItem{row: f.Copier().Decode(it), id: ex.m.ItemID(it)}
+		c := copyItem{row: f.Copier().Decode(it), id: m.ItemID(it)}
 		c.Key = map[string]types.AttributeValue{}
-		for _, attr := range ex.m.BaseKeyAttrs() {
+		for _, attr := range m.BaseKeyAttrs() {
 			c.Key[attr] = it[attr]
 		}
 		if av, ok := it[f.Copy.Column]; ok {
@@ -163,7 +164,7 @@ func (ex *Executor) rewriteCopies(ctx context.Context, f *planner.FanOut, src ma
 	cr := &copyRun{ex: ex, f: f, src: src, srcKey: srcKey, want: want, n: n, stale: int64(len(stale)), report: progressFrom(ctx)}
 	var rest []copyItem
 	for _, c := range stale {
-		if ex.m.ItemID(c.Key) == ex.m.ItemID(srcKey) {
+		if f.Copier().Mapping().ItemID(c.Key) == f.Copier().Mapping().ItemID(srcKey) {
 			// The source item copies itself: no transaction may touch
 			// one item twice, so its update carries the source's check.
 			if err := cr.updateSelf(ctx, c); err != nil {
@@ -353,7 +354,7 @@ func (cr *copyRun) reread(ctx context.Context, pending []copyItem, resent bool) 
 	}
 	found := map[string]map[string]types.AttributeValue{}
 	for _, it := range items {
-		found[cr.ex.m.ItemID(it)] = it
+		found[cr.f.Copier().Mapping().ItemID(it)] = it
 	}
 	var keep []copyItem
 	for _, c := range pending {

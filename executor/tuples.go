@@ -150,19 +150,20 @@ func (e tupleEnv) aggregate(*parser.Func) value.Value { return nil }
 func (r *run) classify(step planner.Node, items []map[string]types.AttributeValue, reads []planner.Read) []tuple {
 	entities := make([]*mapping.Entity, 0, len(reads))
 	for _, rd := range reads {
-		entities = append(entities, r.ex.m.Entities[rd.Entity])
+		entities = append(entities, rd.Of)
 	}
+	m := entities[0].Mapping() // one request reads one table
 	var out []tuple
 	claimed := 0
 	for _, item := range items {
-		e := r.ex.m.Classify(item, entities)
+		e := m.Classify(item, entities)
 		if e == nil {
 			continue
 		}
 		claimed++
 		row := e.Decode(item)
 		for _, rd := range reads {
-			if rd.Entity == e.Name {
+			if rd.Of == e {
 				t := r.empty()
 				t[rd.Slot] = row
 				out = append(out, t)

@@ -45,7 +45,7 @@ func (r *run) tupleKey(t tuple, slots ...int) string {
 	for _, i := range slots {
 		if row := t[i]; row != nil {
 			key, _ := r.slots[i].Entity.BaseKey(row)
-			b.WriteString(r.ex.m.ItemID(key))
+			b.WriteString(r.slots[i].Entity.Mapping().ItemID(key))
 		}
 		b.WriteString("\x02")
 	}

@@ -327,7 +327,7 @@ func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result
 		st := t.Statements[owner[i]]
 		return &Result{}, &errs.ConditionFailedError{Base: errs.New(errs.Conflict,
 			"statement %d of the transaction (%s) found its row not as it requires (missing, already there, or failing its WHERE); nothing was written",
-			owner[i]+1, oneLineSQL(st.SQL)), Entity: entityOf(st), Key: keyStrings(ex.baseKeyOf(in.TransactItems[i]))}
+			owner[i]+1, oneLineSQL(st.SQL)), Entity: entityOf(st).Name, Key: keyStrings(baseKeyOf(entityOf(st), in.TransactItems[i]))}
 	}
 	if rejected(reasons, err) {
 		return &Result{}, note(err, "nothing was written")
@@ -337,21 +337,22 @@ func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result
 
 func oneLineSQL(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func entityOf(p *planner.Plan) string {
+// entityOf returns the entity a transactable write writes.
+func entityOf(p *planner.Plan) *mapping.Entity {
 	switch w := p.Root.(type) {
 	case *planner.InsertRows:
-		return w.Entity.Name
+		return w.Entity
 	case *planner.UpdateRows:
-		return w.Entity.Name
+		return w.Entity
 	case *planner.DeleteRows:
-		return w.Entity.Name
+		return w.Entity
 	}
-	return ""
+	return nil
 }
 
-// baseKeyOf returns the base key of the item a transaction's action
+// baseKeyOf returns the base key of the item of e a transaction's action
 // writes.
-func (ex *Executor) baseKeyOf(a types.TransactWriteItem) map[string]types.AttributeValue {
+func baseKeyOf(e *mapping.Entity, a types.TransactWriteItem) map[string]types.AttributeValue {
 	var item map[string]types.AttributeValue
 	switch {
 	case a.Update != nil:
@@ -362,7 +363,7 @@ func (ex *Executor) baseKeyOf(a types.TransactWriteItem) map[string]types.Attrib
 		item = a.Put.Item
 	}
 	key := map[string]types.AttributeValue{}
-	for _, attr := range ex.m.BaseKeyAttrs() {
+	for _, attr := range e.Mapping().BaseKeyAttrs() {
 		key[attr] = item[attr]
 	}
 	return key

@@ -347,7 +347,7 @@ func (ex *Executor) sources(ctx context.Context, c *mapping.Copy, keys []value.V
 	out := map[string]value.Value{}
 	var mu sync.Mutex
 	err := ex.parallel(ctx, len(keys), func(ctx context.Context, i int) error {
-		in, err := planner.FillInput(ex.m.Table, c, keys[i])
+		in, err := planner.FillInput(c.Source.Mapping().Table, c, keys[i])
 		if err != nil {
 			return err
 		}
@@ -392,7 +392,7 @@ func (ex *Executor) putNew(ctx context.Context, ins *planner.InsertRows, it map[
 	found := ccf.Item
 	if found == nil {
 		key := map[string]types.AttributeValue{}
-		for _, attr := range ex.m.BaseKeyAttrs() {
+		for _, attr := range ins.Entity.Mapping().BaseKeyAttrs() {
 			key[attr] = it[attr]
 		}
 		got, err := ex.client.GetItem(ctx, ins.ReadBackInput(key), ex.optFns(ctx)...)

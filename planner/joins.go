@@ -53,8 +53,10 @@ func (b *selectBuilder) driver() (Node, error) {
 	if len(points) == 1 && len(points[0].keys) == 1 {
 		return b.single(points[0], nil)
 	}
-	// Only point reads from constants: every key in one batch.
-	bg := &BatchGet{Table: b.p.m.Table, Consistent: b.p.opts.Consistent, m: b.p.m}
+	// Only point reads from constants: every key of one table in one
+	// batch (the other tables' come next, as lookups).
+	points = b.sameTable(points)
+	bg := b.batchGet(points[0].slot)
 	for _, a := range points {
 		b.markExact(a)
 		bg.Lookups = append(bg.Lookups, &Lookup{Read: b.read(a.slot), Keys: a.keys})
@@ -100,13 +102,13 @@ func (b *selectBuilder) readGroup(group []*access) (Node, error) {
 	}
 	a := group[0]
 	for _, g := range group {
-		if !b.p.m.ProjectsAll(g.path, b.sc.slots[g.slot].Entity, sortedNames(b.needed[g.slot])) {
+		if !b.mapping(g.slot).ProjectsAll(g.path, b.sc.slots[g.slot].Entity, sortedNames(b.needed[g.slot])) {
 			return nil, errs.New(errs.Unsupported, "reading several tables from one partition of index %s, which does not project every needed attribute", a.path.Index).
 				WithHint("project ALL attributes in %s", a.path.Index)
 		}
 	}
-	q := &Query{Table: b.p.m.Table, Index: a.path.Index, Local: a.path.Local, PK: a.pk, SK: commonSortSpec(group),
-		Consistent: b.consistent(a.path), m: b.p.m}
+	q := &Query{Table: b.mapping(a.slot).Table, Index: a.path.Index, Local: a.path.Local, PK: a.pk, SK: commonSortSpec(group),
+		Consistent: b.consistent(a.path), m: b.mapping(a.slot)}
 	pj := &PartitionJoin{Input: q}
 	for _, g := range group {
 		// The one Query reads by partition (and by sort key only if all
@@ -170,24 +172,25 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 	refetch := false
 	switch {
 	case a.point && len(a.keys) == 1 && !a.bound && outer == nil:
-		g := &GetItem{Table: b.p.m.Table, Key: a.keys[0], Read: rd, Consistent: b.p.opts.Consistent, m: b.p.m}
+		g := &GetItem{Table: b.mapping(a.slot).Table, Key: a.keys[0], Read: rd, Consistent: b.p.opts.Consistent, m: b.mapping(a.slot)}
 		g.Project = b.project([]Read{rd}, nil)
 		leaf = g
 	case a.point:
-		bg := &BatchGet{Table: b.p.m.Table, Lookups: []*Lookup{{Read: rd, Keys: a.keys}}, Consistent: b.p.opts.Consistent, m: b.p.m}
+		bg := b.batchGet(a.slot)
+		bg.Lookups = []*Lookup{{Read: rd, Keys: a.keys}}
 		bg.Project = b.project([]Read{rd}, nil)
 		leaf = bg
 	case a.scan:
-		refetch = !b.p.m.ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
+		refetch = !b.mapping(a.slot).ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
 		s := b.scan(a)
 		if !refetch {
 			s.Filter = b.pushdown(a.slot, a.path)
 		}
 		leaf = s
 	default:
-		refetch = !b.p.m.ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
-		q := &Query{Table: b.p.m.Table, Index: a.path.Index, Local: a.path.Local, PK: a.pk, SK: a.sk, Reads: []Read{rd},
-			Consistent: b.consistent(a.path), Bound: a.bound, m: b.p.m}
+		refetch = !b.mapping(a.slot).ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
+		q := &Query{Table: b.mapping(a.slot).Table, Index: a.path.Index, Local: a.path.Local, PK: a.pk, SK: a.sk, Reads: []Read{rd},
+			Consistent: b.consistent(a.path), Bound: a.bound, m: b.mapping(a.slot)}
 		q.Project = b.project(q.Reads, a.path)
 		if !refetch {
 			q.Filter = b.pushdown(a.slot, a.path)
@@ -229,8 +232,8 @@ func (b *selectBuilder) refetch(input Node, slot int) Node {
 		key = append(key, &KeyValue{Key: base.SK, Bind: bind})
 	}
 	rd := b.read(slot)
-	bg := &BatchGet{Table: b.p.m.Table, Lookups: []*Lookup{{Read: rd, Keys: [][]*KeyValue{key}}},
-		Consistent: b.p.opts.Consistent, m: b.p.m}
+	bg := b.batchGet(slot)
+	bg.Lookups = []*Lookup{{Read: rd, Keys: [][]*KeyValue{key}}}
 	bg.Project = b.project([]Read{rd}, nil)
 	return &Refetch{Input: input, Get: bg, Slot: slot}
 }
@@ -263,7 +266,8 @@ func (b *selectBuilder) lookupStep(outer Node) (Node, error) {
 	}
 	switch {
 	case len(points) > 1:
-		bg := &BatchGet{Table: b.p.m.Table, Consistent: b.p.opts.Consistent, m: b.p.m}
+		points = b.sameTable(points)
+		bg := b.batchGet(points[0].slot)
 		j := &Join{Outer: outer, Inner: bg, Kind: Inner}
 		for _, a := range points {
 			b.markExact(a)
@@ -285,4 +289,25 @@ func (b *selectBuilder) lookupStep(outer Node) (Node, error) {
 		return nil, errs.New(errs.Internal, "no table can be read next")
 	}
 	return nil, b.refuse(first)
+}
+
+// mapping returns the mapping of slot s's entity: the table it lives in.
+func (b *selectBuilder) mapping(s int) *mapping.Mapping { return b.sc.slots[s].Entity.Mapping() }
+
+// batchGet returns an empty BatchGet of slot s's table.
+func (b *selectBuilder) batchGet(s int) *BatchGet {
+	m := b.mapping(s)
+	return &BatchGet{Table: m.Table, Consistent: b.p.opts.Consistent, m: m}
+}
+
+// sameTable keeps the point reads of the first one's table: one
+// BatchGetItem reads one table here.
+func (b *selectBuilder) sameTable(points []*access) []*access {
+	var out []*access
+	for _, a := range points {
+		if b.mapping(a.slot) == b.mapping(points[0].slot) {
+			out = append(out, a)
+		}
+	}
+	return out
 }

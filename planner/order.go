@@ -87,7 +87,7 @@ func coversKey(s *SortSpec, by []string) bool {
 // countOnly lets DynamoDB count when the statement is SELECT COUNT(*)
 // over one Query that nothing filters and whose key condition meets no
 // other entity's items.
-func (o *output) countOnly(root Node, sc *scope, m *mapping.Mapping) {
+func (o *output) countOnly(root Node, sc *scope) {
 	q, ok := root.(*Query)
 	if !ok || len(q.PK) != 1 || len(q.Reads) != 1 || q.Filter != nil || len(o.group) > 0 || o.having != nil || len(o.exprs) != 1 {
 		return
@@ -100,7 +100,7 @@ func (o *output) countOnly(root Node, sc *scope, m *mapping.Mapping) {
 	}
 	e := sc.slots[q.Reads[0].Slot].Entity
 	for _, p := range e.Paths() {
-		if p.Index == q.Index && m.Alone(e, p) {
+		if p.Index == q.Index && e.Mapping().Alone(e, p) {
 			q.CountOnly, q.Project = true, nil
 		}
 	}

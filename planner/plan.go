@@ -15,9 +15,8 @@ import (
 
 // Plan is a planned statement.
 type Plan struct {
-	SQL     string
-	Mapping *mapping.Mapping
-	Root    Node
+	SQL  string
+	Root Node
 	// Slots names the table references of a read, in FROM order; a row
 	// in flight holds one entity row per slot.
 	Slots []Slot

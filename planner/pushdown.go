@@ -18,7 +18,7 @@ import (
 // attribute where keys alone cannot tell an item's entity. Through a
 // global index, only what the index projects.
 func (b *selectBuilder) project(reads []Read, path *mapping.AccessPath) []string {
-	m := b.p.m
+	m := b.mapping(reads[0].Slot)
 	set := map[string]bool{}
 	for _, attr := range m.BaseKeyAttrs() {
 		set[attr] = true
@@ -64,7 +64,8 @@ func (b *selectBuilder) keyAttrFor(e *mapping.Entity, c string, ix *mapping.Inde
 		k := e.Key(attr)
 		return attr != "" && k != nil && slices.Contains(k.Columns(), c)
 	}
-	if holds(b.p.m.PartitionKey) || holds(b.p.m.SortKey) || (ix != nil && (holds(ix.PartitionKey) || holds(ix.SortKey))) {
+	m := e.Mapping()
+	if holds(m.PartitionKey) || holds(m.SortKey) || (ix != nil && (holds(ix.PartitionKey) || holds(ix.SortKey))) {
 		return ""
 	}
 	for _, attr := range e.KeyAttrs() {
@@ -91,7 +92,7 @@ func (b *selectBuilder) pushdown(slot int, path *mapping.AccessPath) parser.Expr
 		}
 		ok := true
 		for _, col := range columnsOf(c) {
-			ok = ok && !sl.Entity.IsKeyColumn(col.Name) && b.p.m.ProjectsAll(path, sl.Entity, []string{col.Name})
+			ok = ok && !sl.Entity.IsKeyColumn(col.Name) && b.mapping(slot).ProjectsAll(path, sl.Entity, []string{col.Name})
 		}
 		if ok {
 			out = append(out, c)

@@ -15,6 +15,7 @@ type Read struct {
 	Slot   int
 	Alias  string
 	Entity string
+	Of     *mapping.Entity // the entity called Entity
 }
 
 func readList(rs []Read) []string {

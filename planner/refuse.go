@@ -36,7 +36,8 @@ func (b *selectBuilder) refuse(s int) error {
 	if s < len(b.sel.From) {
 		pos = b.sel.From[s].Pos
 	}
-	e := errs.New(errs.Refused, "%s would need a Scan of %s", what, b.p.m.Table).At(b.sc.sql, pos)
+	m := b.mapping(s)
+	e := errs.New(errs.Refused, "%s would need a Scan of %s", what, m.Table).At(b.sc.sql, pos)
 	hint := "add " + scanHint(sl)
 	var nonKey []string
 	for _, c := range by {
@@ -48,7 +49,7 @@ func (b *selectBuilder) refuse(s int) error {
 		hint += ", or add an index keyed on " + strings.Join(nonKey, ", ")
 	}
 	for _, p := range sl.Entity.Paths() {
-		if p.IsBase() || !b.p.m.Indexes[p.Index].Scan {
+		if p.IsBase() || !m.Indexes[p.Index].Scan {
 			continue
 		}
 		var conds []string
@@ -59,7 +60,7 @@ func (b *selectBuilder) refuse(s int) error {
 			" (scan: true), which holds only the items that have them"
 	}
 	e.Hint = hint + "; to read the whole table anyway, allow a Scan (--allow-scan)"
-	return &errs.ScanRefusedError{Base: e, Entity: sl.Entity.Name, Alias: sl.Alias, Table: b.p.m.Table}
+	return &errs.ScanRefusedError{Base: e, Entity: sl.Entity.Name, Alias: sl.Alias, Table: m.Table}
 }
 
 // scanHint says which conditions would let DynamoDB read the entity by

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/value"
 )
@@ -13,7 +12,7 @@ import (
 // scope is the table references a statement can name.
 type scope struct {
 	sql     string
-	m       *mapping.Mapping
+	cat     Catalog
 	slots   []Slot
 	byAlias map[string]int
 	// sub marks the slots of subqueries' tables: outside its subquery a
@@ -24,8 +23,8 @@ type scope struct {
 	inner int
 }
 
-func newScope(sql string, m *mapping.Mapping) *scope {
-	return &scope{sql: sql, m: m, byAlias: map[string]int{}, sub: map[int]bool{}, inner: -1}
+func newScope(sql string, cat Catalog) *scope {
+	return &scope{sql: sql, cat: cat, byAlias: map[string]int{}, sub: map[int]bool{}, inner: -1}
 }
 
 // visible reports whether slot i can be named where names are being
@@ -34,7 +33,7 @@ func (s *scope) visible(i int) bool { return !s.sub[i] || i == s.inner }
 
 // add binds alias to the entity called name.
 func (s *scope) add(name, alias string, pos int) error {
-	e, err := s.m.Entity(name)
+	e, err := s.cat.Entity(name)
 	if err != nil {
 		return errs.As(err).At(s.sql, pos)
 	}

@@ -96,7 +96,7 @@ func (s *Scan) Describe() (string, []string) { return describeOne(s.Requests()[0
 func (b *selectBuilder) scanAccess(s int) *access {
 	sl, f := b.sc.slots[s], b.facts(s)
 	for _, p := range sl.Entity.Paths() {
-		if !p.IsBase() && b.p.m.Indexes[p.Index].Scan && len(sparseColumns(p, f)) == 0 {
+		if !p.IsBase() && b.mapping(s).Indexes[p.Index].Scan && len(sparseColumns(p, f)) == 0 {
 			return &access{slot: s, path: p, scan: true}
 		}
 	}
@@ -109,10 +109,11 @@ func (b *selectBuilder) scanAccess(s int) *access {
 // scan plans the Scan of an access.
 func (b *selectBuilder) scan(a *access) *Scan {
 	rd := b.read(a.slot)
-	s := &Scan{Table: b.p.m.Table, Index: a.path.Index, Local: a.path.Local, Segments: scanSegments, Reads: []Read{rd},
-		Consistent: b.consistent(a.path), AdHoc: a.path.IsBase() || !b.p.m.Indexes[a.path.Index].Scan, Size: b.p.m.Size, m: b.p.m}
+	m := b.mapping(a.slot)
+	s := &Scan{Table: m.Table, Index: a.path.Index, Local: a.path.Local, Segments: scanSegments, Reads: []Read{rd},
+		Consistent: b.consistent(a.path), AdHoc: a.path.IsBase() || !m.Indexes[a.path.Index].Scan, Size: m.Size, m: m}
 	if !a.path.IsBase() {
-		s.Size = b.p.m.Indexes[a.path.Index].Size
+		s.Size = m.Indexes[a.path.Index].Size
 	}
 	if b.p.opts.Quirks.NoSegments {
 		s.Segments = 1

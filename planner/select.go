@@ -46,20 +46,24 @@ type Quirks struct {
 	NoSegments bool
 }
 
-// Planner plans statements against one mapping. It is safe for concurrent
-// use: it holds no state between calls.
+// Catalog names the logical tables a statement can read: the mapping's
+// entities, and, where a session opens tables without one, DynamoDB
+// tables read raw (see mapping.Raw). *mapping.Mapping is a Catalog.
+type Catalog interface {
+	Entity(name string) (*mapping.Entity, error)
+}
+
+// Planner plans statements against one catalog of tables. It is safe for
+// concurrent use: it holds no state between calls.
 type Planner struct {
-	m    *mapping.Mapping
+	cat  Catalog
 	opts Options
 }
 
-// New returns a Planner for m.
-func New(m *mapping.Mapping, opts Options) *Planner {
-	return &Planner{m: m, opts: opts}
+// New returns a Planner for the tables of cat.
+func New(cat Catalog, opts Options) *Planner {
+	return &Planner{cat: cat, opts: opts}
 }
-
-// Mapping returns the mapping the planner plans against.
-func (p *Planner) Mapping() *mapping.Mapping { return p.m }
 
 // Plan plans stmt, parsed from sql, with args bound to its placeholders
 // in order.
@@ -77,11 +81,11 @@ func (p *Planner) Plan(sql string, stmt parser.Statement, args []value.Value) (*
 	case *parser.Union:
 		return p.planUnion(sql, s, args)
 	case *parser.Begin:
-		return &Plan{SQL: sql, Mapping: p.m, Control: Begin}, nil
+		return &Plan{SQL: sql, Control: Begin}, nil
 	case *parser.Commit:
-		return &Plan{SQL: sql, Mapping: p.m, Control: Commit}, nil
+		return &Plan{SQL: sql, Control: Commit}, nil
 	case *parser.Rollback:
-		return &Plan{SQL: sql, Mapping: p.m, Control: Rollback}, nil
+		return &Plan{SQL: sql, Control: Rollback}, nil
 	}
 	return p.planWrite(sql, stmt, args)
 }
@@ -115,7 +119,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 		return nil, errs.New(errs.Unsupported, "SELECT without FROM reads nothing from DynamoDB").
 			WithHint("name a table: SELECT ... FROM students WHERE id = ...")
 	}
-	sc := newScope(sql, p.m)
+	sc := newScope(sql, p.cat)
 	for _, t := range sel.From {
 		if err := sc.add(t.Name, t.Alias, t.Pos); err != nil {
 			return nil, err
@@ -169,8 +173,8 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 	}
 	root = b.dedupe(root)
 	out.orderByKey(root, p.opts.Quirks)
-	out.countOnly(root, sc, p.m)
-	return &Plan{SQL: sql, Mapping: p.m, Root: out.build(root), Slots: sc.slots, Columns: out.columns(sc)}, nil
+	out.countOnly(root, sc)
+	return &Plan{SQL: sql, Root: out.build(root), Slots: sc.slots, Columns: out.columns(sc)}, nil
 }
 
 func flatten(m map[int][]parser.Expr) []parser.Expr {
@@ -216,7 +220,7 @@ func (b *selectBuilder) placeable(s int) bool {
 
 func (b *selectBuilder) read(slot int) Read {
 	sl := b.sc.slots[slot]
-	return Read{Slot: slot, Alias: sl.Alias, Entity: sl.Entity.Name}
+	return Read{Slot: slot, Alias: sl.Alias, Entity: sl.Entity.Name, Of: sl.Entity}
 }
 
 func (b *selectBuilder) consistent(p *mapping.AccessPath) bool {

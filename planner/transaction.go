@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/limits"
+	"github.com/dynosql/dynosql/mapping"
 )
 
 // Control is a statement that steers a session rather than reads or
@@ -81,12 +82,11 @@ func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) 
 	var owner []int
 	seen := map[string]int{}
 	size := 0
-	add := func(i int, a types.TransactWriteItem, key map[string]types.AttributeValue, item map[string]types.AttributeValue) error {
-		m := t.Statements[i].Mapping
-		id := m.ItemID(key)
+	add := func(i int, e *mapping.Entity, a types.TransactWriteItem, key map[string]types.AttributeValue, item map[string]types.AttributeValue) error {
+		id := e.Mapping().Table + "\x01" + e.Mapping().ItemID(key)
 		if j, dup := seen[id]; dup {
 			return errs.New(errs.Invalid, "statements %d and %d of the transaction write the same item (%s); DynamoDB takes one action per item",
-				j+1, i+1, strings.TrimSuffix(strings.ReplaceAll(id, "\x00", ", "), ", ")).
+				j+1, i+1, strings.TrimSuffix(strings.ReplaceAll(e.Mapping().ItemID(key), "\x00", ", "), ", ")).
 				WithHint("merge them into one statement")
 		}
 		seen[id] = i
@@ -108,7 +108,7 @@ func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) 
 					return nil, nil, err
 				}
 				key, _ := w.Entity.BaseKey(row)
-				if err := add(i, put.TransactItems[0], key, it); err != nil {
+				if err := add(i, w.Entity, put.TransactItems[0], key, it); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -124,7 +124,7 @@ func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) 
 			a := types.TransactWriteItem{Update: &types.Update{TableName: in.TableName, Key: key, UpdateExpression: in.UpdateExpression,
 				ConditionExpression: in.ConditionExpression, ExpressionAttributeNames: in.ExpressionAttributeNames,
 				ExpressionAttributeValues: in.ExpressionAttributeValues, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}
-			if err := add(i, a, key, nil); err != nil {
+			if err := add(i, w.Entity, a, key, nil); err != nil {
 				return nil, nil, err
 			}
 		case *DeleteRows:
@@ -139,7 +139,7 @@ func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) 
 			a := types.TransactWriteItem{Delete: &types.Delete{TableName: in.TableName, Key: key, ConditionExpression: in.ConditionExpression,
 				ExpressionAttributeNames: in.ExpressionAttributeNames, ExpressionAttributeValues: in.ExpressionAttributeValues,
 				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}
-			if err := add(i, a, key, nil); err != nil {
+			if err := add(i, w.Entity, a, key, nil); err != nil {
 				return nil, nil, err
 			}
 		default:

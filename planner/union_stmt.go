@@ -89,7 +89,7 @@ func (p *Planner) planUnion(sql string, u *parser.Union, args []value.Value) (*P
 	if limit >= 0 || offset > 0 {
 		root = &Limit{Input: root, Count: limit, Offset: offset}
 	}
-	return &Plan{SQL: sql, Mapping: p.m, Root: root, Columns: merged}, nil
+	return &Plan{SQL: sql, Root: root, Columns: merged}, nil
 }
 
 // unionColumn finds an ORDER BY term of a UNION among the output

@@ -32,7 +32,7 @@ func (p *Planner) planWrite(sql string, stmt parser.Statement, args []value.Valu
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{SQL: sql, Mapping: p.m, Root: root, Writes: writes}
+	plan := &Plan{SQL: sql, Root: root, Writes: writes}
 	if !writes {
 		plan.Columns = CopyCheckColumns
 	}
@@ -40,7 +40,7 @@ func (p *Planner) planWrite(sql string, stmt parser.Statement, args []value.Valu
 }
 
 func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (Node, error) {
-	e, err := p.m.Entity(s.Table)
+	e, err := p.cat.Entity(s.Table)
 	if err != nil {
 		return nil, errs.As(err).At(sql, s.Pos)
 	}
@@ -49,7 +49,7 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 			return nil, errs.As(err).At(sql, s.Pos)
 		}
 	}
-	ins := &InsertRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: e}
+	ins := &InsertRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e}
 	seen := map[string]int{}
 	for i, exprs := range s.Rows {
 		row := mapping.Row{}
@@ -79,7 +79,7 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		ins.Fills = append(ins.Fills, e.Copies[col])
 	}
 	if s.OnDuplicate != nil {
-		sc := newScope(sql, p.m)
+		sc := newScope(sql, p.cat)
 		if err := sc.add(s.Table, "", s.Pos); err != nil {
 			return nil, err
 		}
@@ -96,7 +96,7 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		if ins.FanOuts, err = p.copiesFollow(sql, s.Pos, e, set); err != nil {
 			return nil, err
 		}
-		ins.OnDuplicate = &UpdateRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: e, Alias: e.Name, Set: set,
+		ins.OnDuplicate = &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: e.Name, Set: set,
 			Move: p.opts.Quirks.NoRemove && removes(set)}
 		return ins, nil
 	}
@@ -233,9 +233,9 @@ func copiesOf(m *mapping.Mapping, e *mapping.Entity, col string) []*mapping.Copy
 }
 
 func (p *Planner) fanOut(c *mapping.Copy) (*FanOut, error) {
-	if !p.m.ProjectsAll(c.Path, c.Copier, []string{c.Column}) {
+	if !c.Copier.Mapping().ProjectsAll(c.Path, c.Copier, []string{c.Column}) {
 		return nil, errs.New(errs.Unsupported, "the copies %s.%s are found through index %s, which does not project %s",
 			c.Copier.Name, c.Column, c.Path.Index, c.Column).WithHint("project ALL attributes (or INCLUDE %s) in %s", c.Column, c.Path.Index)
 	}
-	return &FanOut{Table: p.m.Table, Copy: c}, nil
+	return &FanOut{Table: c.Copier.Mapping().Table, Copy: c}, nil
 }

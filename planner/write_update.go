@@ -59,7 +59,7 @@ func (t *target) addUnchanged(col string) {
 // and DynamoDB can check all the rest, key is set and the reads are not
 // needed.
 func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, args []value.Value, verb string, direct bool) (*target, error) {
-	sc := newScope(sql, p.m)
+	sc := newScope(sql, p.cat)
 	if err := sc.add(table, alias, pos); err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func refusedAs(err error, verb string) error {
 }
 
 func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (Node, error) {
-	e, err := p.m.Entity(s.Table)
+	e, err := p.cat.Entity(s.Table)
 	if err != nil {
 		return nil, errs.As(err).At(sql, s.Pos)
 	}
@@ -176,7 +176,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	if alias == "" {
 		alias = s.Table
 	}
-	sc := newScope(sql, p.m)
+	sc := newScope(sql, p.cat)
 	if err := sc.add(s.Table, s.Alias, s.Pos); err != nil {
 		return nil, err
 	}
@@ -194,7 +194,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 		return nil, err
 	}
 	for _, a := range set {
-		if cs := copiesOf(p.m, e, ""); len(cs) > 0 && e.IsKeyColumn(a.Column) && a.Column == cs[0].SourceKeyColumn() {
+		if cs := copiesOf(e.Mapping(), e, ""); len(cs) > 0 && e.IsKeyColumn(a.Column) && a.Column == cs[0].SourceKeyColumn() {
 			return nil, errs.New(errs.Unsupported, "SET %s would orphan the copies of %s.%s, which are found by it", a.Column, e.Name, cs[0].SourceColumn).
 				At(sql, s.Pos).WithHint("INSERT the new %s row, then UPDATE the copies' %s", e.Name, cs[0].KeyColumn)
 		}
@@ -204,7 +204,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	if err != nil {
 		return nil, err
 	}
-	u := &UpdateRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move}
+	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move}
 	if t.key != nil {
 		u.Key = t.key
 	} else {
@@ -289,7 +289,7 @@ func (p *Planner) copiesFollow(sql string, pos int, e *mapping.Entity, set []*As
 				At(sql, pos).WithHint("UPDATE %s SET %s = ... instead; REPAIR COPIES FOR %s fixes copies that drifted",
 				c.Source.Name, c.SourceColumn, c.Source.Name)
 		}
-		for _, c := range copiesOf(p.m, e, a.Column) {
+		for _, c := range copiesOf(e.Mapping(), e, a.Column) {
 			f, err := p.fanOut(c)
 			if err != nil {
 				return nil, errs.As(err).At(sql, pos)
@@ -305,7 +305,7 @@ func (p *Planner) planDelete(sql string, s *parser.Delete, args []value.Value) (
 	if err != nil {
 		return nil, err
 	}
-	d := &DeleteRows{Table: p.m.Table, PKAttr: p.m.PartitionKey, Entity: t.e, Alias: t.alias, Cond: t.cond}
+	d := &DeleteRows{Table: t.e.Mapping().Table, PKAttr: t.e.Mapping().PartitionKey, Entity: t.e, Alias: t.alias, Cond: t.cond}
 	if t.key != nil {
 		d.Key = t.key
 	} else {
@@ -315,20 +315,20 @@ func (p *Planner) planDelete(sql string, s *parser.Delete, args []value.Value) (
 }
 
 func (p *Planner) planCheckCopies(sql string, s *parser.CheckCopies, args []value.Value) (Node, error) {
-	e, err := p.m.Entity(s.Table)
+	e, err := p.cat.Entity(s.Table)
 	if err != nil {
 		return nil, errs.As(err).At(sql, s.Pos)
 	}
-	copies := copiesOf(p.m, e, "")
+	copies := copiesOf(e.Mapping(), e, "")
 	if len(copies) == 0 {
 		return nil, errs.New(errs.Invalid, "no column of the mapping is a copy of a column of %s", e.Name).At(sql, s.Pos)
 	}
 	if s.Where == nil {
 		key := e.BaseKeyColumns()[0]
 		return nil, &errs.ScanRefusedError{
-			Base: errs.New(errs.Refused, "checking the copies of every %s row would need a Scan of %s", e.Name, p.m.Table).At(sql, s.Pos).
+			Base: errs.New(errs.Refused, "checking the copies of every %s row would need a Scan of %s", e.Name, e.Mapping().Table).At(sql, s.Pos).
 				WithHint("name the source rows by key: WHERE %s = ... or WHERE %s IN (...)", key, key),
-			Entity: e.Name, Alias: e.Name, Table: p.m.Table}
+			Entity: e.Name, Alias: e.Name, Table: e.Mapping().Table}
 	}
 	t, err := p.target(sql, s.Table, "", s.Pos, s.Where, args, "checking copies of", false)
 	if err != nil {
