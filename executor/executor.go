@@ -79,8 +79,18 @@ func (ex *Executor) Query(ctx context.Context, p *planner.Plan) (*Rows, error) {
 	return &Rows{columns: p.ColumnNames(), it: it, ctx: ctx, cancel: cancel, run: r}, nil
 }
 
-// Columns returns the output column names.
-func (r *Rows) Columns() []string { return r.columns }
+// Columns returns the output column names. Those of a raw table's SELECT
+// * are known once its rows are read: Columns reads them first.
+func (r *Rows) Columns() []string {
+	if sp, ok := r.it.(*spreadIter); ok {
+		cols, err := sp.columns(r.ctx)
+		if err != nil {
+			r.err = err
+		}
+		return cols
+	}
+	return r.columns
+}
 
 // Next advances to the next row, reporting false at the end or on error.
 func (r *Rows) Next() bool {

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,6 +38,9 @@ func (r *run) rows(n planner.Node) (rowIter, error) {
 	case *planner.Trim:
 		in, err := r.rows(x.Input)
 		return &trimIter{in: in, n: x.N}, err
+	case *planner.Spread:
+		in, err := r.rows(x.Input)
+		return &spreadIter{in: in, s: x, keys: r.keyOrder()}, err
 	case *planner.UnionRows:
 		u := &unionRowsIter{}
 		for _, side := range x.Sides {
@@ -380,4 +384,107 @@ func (it *unionRowsIter) next(ctx context.Context) ([]value.Value, error) {
 		it.sides = it.sides[1:]
 	}
 	return nil, nil
+}
+
+// keyOrder returns the key attributes of the run's tables, the tables'
+// own first: the order a raw table's columns start with.
+func (r *run) keyOrder() []string {
+	var out []string
+	for _, sl := range r.slots {
+		for _, a := range sl.Entity.Mapping().KeyAttrs() {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// spreadIter reads every row, then yields them with each star column
+// (a map of every attribute) spread into one column per attribute any
+// row holds: key attributes first, then by name.
+type spreadIter struct {
+	in    rowIter
+	s     *planner.Spread
+	keys  []string
+	cols  []string
+	names [][]string // per star, its attributes in order
+	rows  [][]value.Value
+	done  bool
+}
+
+// columns reads the rows, if not yet done, and returns the columns.
+func (it *spreadIter) columns(ctx context.Context) ([]string, error) {
+	if it.done {
+		return it.cols, nil
+	}
+	it.done = true
+	seen := make([]map[string]bool, len(it.s.Stars))
+	for i := range seen {
+		seen[i] = map[string]bool{}
+	}
+	for {
+		row, err := it.in.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			break
+		}
+		it.rows = append(it.rows, row)
+		for i, p := range it.s.Stars {
+			m, _ := row[p].(map[string]value.Value)
+			for k := range m {
+				seen[i][k] = true
+			}
+		}
+	}
+	it.names = make([][]string, len(it.s.Stars))
+	for i := range it.s.Stars {
+		for _, k := range it.keys {
+			if seen[i][k] {
+				it.names[i] = append(it.names[i], k)
+			}
+		}
+		var rest []string
+		for k := range seen[i] {
+			if !slices.Contains(it.names[i], k) {
+				rest = append(rest, k)
+			}
+		}
+		sort.Strings(rest)
+		it.names[i] = append(it.names[i], rest...)
+	}
+	for c, name := range it.s.Names {
+		if i := slices.Index(it.s.Stars, c); i >= 0 {
+			it.cols = append(it.cols, it.names[i]...)
+		} else {
+			it.cols = append(it.cols, name)
+		}
+	}
+	return it.cols, nil
+}
+
+func (it *spreadIter) next(ctx context.Context) ([]value.Value, error) {
+	if _, err := it.columns(ctx); err != nil {
+		return nil, err
+	}
+	if len(it.rows) == 0 {
+		return nil, nil
+	}
+	row := it.rows[0]
+	it.rows = it.rows[1:]
+	var out []value.Value
+	for c, v := range row {
+		i := slices.Index(it.s.Stars, c)
+		if i < 0 {
+			out = append(out, v)
+			continue
+		}
+		m, _ := v.(map[string]value.Value)
+		for _, k := range it.names[i] {
+			out = append(out, m[k])
+		}
+	}
+	return out, nil
 }

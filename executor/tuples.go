@@ -138,6 +138,13 @@ func (e tupleEnv) column(c *parser.Column) value.Value {
 	if row == nil {
 		return nil
 	}
+	if c.Name == planner.AllColumns {
+		all := make(map[string]value.Value, len(row))
+		for k, v := range row {
+			all[k] = v
+		}
+		return all
+	}
 	return row[c.Name]
 }
 

@@ -95,7 +95,7 @@ type Entity struct {
 	keyCols   map[string]bool
 	optAttrs  map[string]bool // key attributes only optional indexes use
 	paths     []*AccessPath
-	undefined map[string]bool // key attributes of the table this entity has no template for
+	raw       bool // a table read without a mapping (Raw)
 }
 
 type copySpec struct {

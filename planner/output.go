@@ -9,6 +9,7 @@ import (
 // output is the part of a SELECT that works on joined rows: the select
 // list, grouping, DISTINCT, ORDER BY and LIMIT.
 type output struct {
+	spread   bool          // a raw table's SELECT *: see Spread
 	exprs    []parser.Expr // visible columns, then hidden sort keys
 	names    []string
 	visible  int
@@ -28,6 +29,13 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 		if c.Star {
 			for i, sl := range sc.slots {
 				if (c.Table != "" && c.Table != sl.Alias) || sc.sub[i] {
+					continue
+				}
+				if sl.Entity.Raw() {
+					// Every attribute the items hold, known once read.
+					o.exprs = append(o.exprs, &parser.Column{Table: sl.Alias, Name: AllColumns, Pos: -1})
+					o.names = append(o.names, sl.Alias+".*")
+					o.spread = true
 					continue
 				}
 				for _, col := range sl.Entity.ColumnNames() {
@@ -236,6 +244,15 @@ func (o *output) build(root Node) Node {
 	}
 	if len(o.exprs) > o.visible {
 		root = &Trim{Input: root, N: o.visible}
+	}
+	if o.spread {
+		sp := &Spread{Input: root, Names: o.names[:o.visible]}
+		for i, e := range o.exprs[:o.visible] {
+			if c, ok := e.(*parser.Column); ok && c.Name == AllColumns {
+				sp.Stars = append(sp.Stars, i)
+			}
+		}
+		root = sp
 	}
 	return root
 }

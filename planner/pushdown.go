@@ -33,6 +33,11 @@ func (b *selectBuilder) project(reads []Read, path *mapping.AccessPath) []string
 	}
 	projects := func(attr string) bool { return ix == nil || ix.Local || ix.Projects(attr) }
 	for _, r := range reads {
+		if b.needed[r.Slot][AllColumns] {
+			return nil // every attribute: no ProjectionExpression
+		}
+	}
+	for _, r := range reads {
 		e := b.sc.slots[r.Slot].Entity
 		for c := range b.needed[r.Slot] {
 			if e.IsKeyColumn(c) {

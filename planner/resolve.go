@@ -144,7 +144,8 @@ func (s *scope) aliases() []string {
 	return out
 }
 
-// typeOf returns the declared type of a resolved column.
+// typeOf returns the declared type of a resolved column ("" for an
+// attribute no mapping declares).
 func (s *scope) typeOf(c *parser.Column) string {
 	return s.slots[s.byAlias[c.Table]].Entity.Columns[c.Name]
 }

@@ -155,6 +155,30 @@ func (l *Limit) Describe() (string, []string) {
 	return title, nil
 }
 
+// AllColumns is the name of the column that stands for every attribute
+// of a raw table's row (its SELECT *): a map, which Spread turns into
+// columns.
+const AllColumns = "*"
+
+// Spread turns the map of every attribute of a raw table's row (the
+// AllColumns columns at Stars) into columns: one per attribute any row
+// holds, the table's key attributes first, then by name; NULL where a
+// row lacks one. The columns are known only once every row is read, so
+// Spread reads them all first.
+type Spread struct {
+	Input Node
+	Names []string // the output columns' names, the stars' too
+	Stars []int
+}
+
+// Inputs implements Node.
+func (s *Spread) Inputs() []Node { return []Node{s.Input} }
+
+// Describe implements Node.
+func (s *Spread) Describe() (string, []string) {
+	return "spread * into the attributes the rows hold (keys first, then by name; read to the end first)", nil
+}
+
 // Trim keeps the first N output columns, dropping hidden sort keys.
 type Trim struct {
 	Input Node
@@ -178,6 +202,7 @@ var (
 	_ Node = (*Refetch)(nil)
 	_ Node = (*Dedupe)(nil)
 	_ Node = (*Scan)(nil)
+	_ Node = (*Spread)(nil)
 	_ Node = (*Filter)(nil)
 	_ Node = (*Union)(nil)
 	_ Node = (*Project)(nil)
