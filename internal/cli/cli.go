@@ -315,6 +315,9 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 	}
 	if o.embedded {
 		db, err := dynosql.OpenEmbedded(ctx, m, opts...)
+		if err == nil && o.createTable {
+			fmt.Fprint(stderr, backend.DescribeCreated(m.CreateTableInput()))
+		}
 		return db, m.Table, err
 	}
 	client, err := backend.NewClient(ctx, backend.Options{Endpoint: o.endpoint, Region: o.region, Profile: o.profile, Debug: o.debug})
@@ -322,13 +325,13 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 		return nil, "", err
 	}
 	if o.createTable {
-		if err := backend.CreateTable(ctx, client, m); err != nil {
+		if err := createTable(ctx, client, m, stderr); err != nil {
 			return nil, "", err
 		}
 	}
 	db, err := dynosql.Open(ctx, m, client, opts...)
 	if err != nil {
-		return nil, "", err
+		return nil, "", openError(ctx, client, m, err)
 	}
 	where := client.Options().Region
 	if o.endpoint != "" {
