@@ -102,13 +102,7 @@ func (d *drafter) typeColumn(e *entity, c *column) bool {
 	switch {
 	case declared != "":
 		c.typ = declared
-		if declared == "S" && c.counts["S"] > 0 && c.counts["S"] == c.held && allNumbers(e, c.name) {
-			c.note = "S in the model, though its sample values are numbers (" + count(c.held, "value") + ")"
-		} else if c.held > c.counts[declared] {
-			c.note = fmt.Sprintf("%s in the model; the sample holds %s", declared, c.typeCounts(""))
-		} else if c.held == 0 && len(e.items) > 0 {
-			c.note = "no sample item holds it"
-		}
+		c.note = declaredNote(e, c)
 		return true
 	case best == "" && c.held > 0:
 		e.notes = append(e.notes, fmt.Sprintf("attribute %s holds binary sets (BS), which dynosql does not read: left out", c.name))
@@ -126,6 +120,19 @@ func (d *drafter) typeColumn(e *entity, c *column) bool {
 		c.note = join(fmt.Sprintf("in %d of %d items", c.held, len(e.items)), c.note)
 	}
 	return true
+}
+
+// declaredNote says where the sample disagrees with a model's type.
+func declaredNote(e *entity, c *column) string {
+	switch {
+	case c.typ == "S" && c.counts["S"] > 0 && c.counts["S"] == c.held && allNumbers(e, c.name):
+		return "S in the model, though its sample values are numbers (" + count(c.held, "value") + ")"
+	case c.held > c.counts[c.typ]:
+		return fmt.Sprintf("%s in the model; the sample holds %s", c.typ, c.typeCounts(""))
+	case c.held == 0 && len(e.items) > 0:
+		return "no sample item holds it"
+	}
+	return ""
 }
 
 // typeCounts describes the types a column's values have, the chosen one

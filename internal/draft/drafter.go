@@ -64,6 +64,15 @@ func (d *drafter) infer() {
 			d.entities = append(d.entities, e)
 		}
 	}
+	// A mapping entity needs a column: items whose keys are all literal
+	// text and that hold nothing else (a marker item) cannot be one.
+	d.entities = slices.DeleteFunc(d.entities, func(e *entity) bool {
+		if len(e.vars) > 0 || len(e.cols) > 0 || len(e.items) == 0 {
+			return false
+		}
+		d.unfit = append(d.unfit, unfit{"whose keys are literal text and that hold no other attribute, which no entity can describe", e.items})
+		return true
+	})
 	if len(d.entities) == 0 {
 		d.entities = append(d.entities, d.emptyEntity())
 	}
