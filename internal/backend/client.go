@@ -5,7 +5,9 @@ package backend
 
 import (
 	"context"
+	"net/url"
 	"os"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -35,8 +37,14 @@ const maxAttempts = 5
 
 // NewClient returns a DynamoDB client for o. With an endpoint and no
 // credentials in the environment it signs with dummy credentials, which
-// DynamoDB Local and the embedded server accept.
+// DynamoDB Local and the embedded server accept. Before anything is
+// sent, it refuses an endpoint without http:// or https://, and, for
+// AWS itself, a missing or unknown region and missing credentials: each
+// would otherwise fail later with an error that does not say so.
 func NewClient(ctx context.Context, o Options) (*dynamodb.Client, error) {
+	if err := checkEndpoint(o.Endpoint, ""); err != nil {
+		return nil, err
+	}
 	// The SDK warns on stderr about responses without X-Amz-Crc32, which
 	// the embedded server never sends: keep its log off the terminal.
 	var logger logging.Logger = logging.Nop{}
@@ -70,11 +78,27 @@ func NewClient(ctx context.Context, o Options) (*dynamodb.Client, error) {
 	if o.Debug {
 		cfg.ClientLogMode = aws.LogRetries | aws.LogRequest | aws.LogResponse
 	}
-	return dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
+	client := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
 		if o.Endpoint != "" {
 			do.BaseEndpoint = aws.String(o.Endpoint)
 		}
-	}), nil
+	})
+	if o.Endpoint != "" {
+		return client, nil
+	}
+	// The SDK may have found an endpoint of its own (AWS_ENDPOINT_URL,
+	// a profile's endpoint_url): check it as the flag's; without one,
+	// this is AWS, which needs a real region and credentials.
+	if base := client.Options().BaseEndpoint; base != nil {
+		return client, checkEndpoint(*base, endpointSource())
+	}
+	if err := checkRegion(cfg.Region, regionSource(o)); err != nil {
+		return nil, err
+	}
+	if err := checkCredentials(ctx, cfg); err != nil {
+		return nil, err
+	}
+	return client, nil
 }
 
 // envCredentials reports whether the environment names credentials or a
@@ -86,4 +110,68 @@ func envCredentials() bool {
 		}
 	}
 	return false
+}
+
+// checkEndpoint refuses an endpoint the SDK would send requests to as a
+// path ("localhost:8000" becomes "localhost:///"): one without http://
+// or https:// and a host. source says where it came from when not from
+// the caller.
+func checkEndpoint(endpoint, source string) error {
+	if endpoint == "" {
+		return nil
+	}
+	u, err := url.Parse(endpoint)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return nil
+	}
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		return errs.New(errs.Invalid, "endpoint %q has no host", endpoint).
+			WithHint("give the host and port, such as http://localhost:8000")
+	}
+	rest := endpoint
+	if _, after, ok := strings.Cut(endpoint, "://"); ok {
+		rest = after
+	}
+	if source != "" {
+		source = " (" + source + ")"
+	}
+	return errs.New(errs.Invalid, "endpoint %q%s does not start with http:// or https://", endpoint, source).
+		WithHint("write the scheme: http://%s for DynamoDB Local, which serves plain HTTP, or https://%s", rest, rest)
+}
+
+// endpointSource names where the SDK found an endpoint of its own.
+func endpointSource() string {
+	for _, v := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"} {
+		if os.Getenv(v) != "" {
+			return "from " + v
+		}
+	}
+	return "from endpoint_url in the shared config file"
+}
+
+// checkCredentials asks the SDK's credential chain for credentials now,
+// so that their absence is reported as such; the SDK caches what it
+// finds, so the first request does not look again.
+func checkCredentials(ctx context.Context, cfg aws.Config) error {
+	if cfg.Credentials == nil {
+		return errNoCredentials(nil)
+	}
+	if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
+		return errNoCredentials(err)
+	}
+	return nil
+}
+
+// errNoCredentials says that the credential chain came up empty, or, when
+// it found credentials it could not use (an expired SSO session, a broken
+// profile), what it said.
+func errNoCredentials(err error) error {
+	hint := "sign in (aws configure, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), " +
+		"or name a profile with --profile; for DynamoDB Local, give --endpoint-url http://localhost:8000, which needs none"
+	// The default chain ends at the EC2 instance metadata service: its
+	// failure there means that no earlier source had any.
+	if err == nil || strings.Contains(err.Error(), "EC2 IMDS") {
+		return errs.New(errs.Backend, "no AWS credentials found, and no endpoint given").Wrap(err).WithHint("%s", hint)
+	}
+	return errs.New(errs.Backend, "cannot get AWS credentials: %s", errs.Redact(err.Error())).Wrap(err).WithHint("%s", hint)
 }

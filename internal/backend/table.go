@@ -22,27 +22,40 @@ const pollEvery = 200 * time.Millisecond
 // index are ACTIVE. Create tables before using them concurrently: the
 // embedded server's CreateTable races with writes.
 func CreateTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mapping) error {
+	_, err := EnsureTable(ctx, client, m)
+	return err
+}
+
+// EnsureTable is CreateTable, and returns the request that created the
+// table, or nil when the table was already there (or another program
+// created it first).
+func EnsureTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mapping) (*dynamodb.CreateTableInput, error) {
+	var created *dynamodb.CreateTableInput
 	_, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
 	switch {
 	case err == nil:
 	case isCode(err, "ResourceNotFoundException"):
-		_, err = client.CreateTable(ctx, m.CreateTableInput())
-		if err != nil && !isCode(err, "ResourceInUseException") {
-			return errs.FromAWS("CreateTable", m.Table, err)
+		in := m.CreateTableInput()
+		_, err = client.CreateTable(ctx, in)
+		switch {
+		case err == nil:
+			created = in
+		case !isCode(err, "ResourceInUseException"):
+			return nil, errs.FromAWS("CreateTable", m.Table, err)
 		}
 	default:
-		return errs.FromAWS("DescribeTable", m.Table, err)
+		return nil, errs.FromAWS("DescribeTable", m.Table, err)
 	}
 	for {
 		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
 		if err != nil {
-			return errs.FromAWS("DescribeTable", m.Table, err)
+			return nil, errs.FromAWS("DescribeTable", m.Table, err)
 		}
 		if active(out.Table) {
-			return nil
+			return created, nil
 		}
 		if err := retry.Sleep(ctx, pollEvery); err != nil {
-			return errs.New(errs.Canceled, "table %s is not ACTIVE yet: %v", m.Table, err).Wrap(err)
+			return nil, errs.New(errs.Canceled, "table %s is not ACTIVE yet: %v", m.Table, err).Wrap(err)
 		}
 	}
 }

@@ -64,6 +64,7 @@ type options struct {
 // usage is the help text: the flag contract of the CLI issue, written
 // out because pflag would print every boolean as --flag[=true|false].
 const usage = `Usage: dynosql [flags]
+       dynosql mapping draft|import ...   (dynosql mapping --help)
 
 Run SQL against a DynamoDB single-table design.
 
@@ -163,6 +164,9 @@ func (v *statements) Type() string { return "SQL" }
 // its exit status. Statements read stdin when it is not a terminal and
 // neither -e nor -f is given; otherwise stdin is the shell's.
 func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "mapping" {
+		return mappingMain(args[1:], stdout, stderr)
+	}
 	var o options
 	fs := newFlagSet(&o, stderr)
 	fs.Usage = func() {} // a bad flag gets the ERROR line and a hint, not the whole help
@@ -330,6 +334,9 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 	}
 	if o.embedded {
 		db, err := dynosql.OpenEmbedded(ctx, m, opts...)
+		if err == nil && o.createTable {
+			fmt.Fprint(stderr, backend.DescribeCreated(m.CreateTableInput()))
+		}
 		return db, m.Table, err
 	}
 	client, err := backend.NewClient(ctx, backend.Options{Endpoint: o.endpoint, Region: o.region, Profile: o.profile, Debug: o.debug})
@@ -337,13 +344,13 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 		return nil, "", err
 	}
 	if o.createTable {
-		if err := backend.CreateTable(ctx, client, m); err != nil {
+		if err := createTable(ctx, client, m, stderr); err != nil {
 			return nil, "", err
 		}
 	}
 	db, err := dynosql.Open(ctx, m, client, opts...)
 	if err != nil {
-		return nil, "", err
+		return nil, "", openError(ctx, client, m, err)
 	}
 	where := client.Options().Region
 	if o.endpoint != "" {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/aws/smithy-go"
@@ -50,6 +53,12 @@ func FromAWS(op, resource string, err error) error {
 	var e *Error
 	code := ""
 	switch {
+	case notDynamoDB(err) != "":
+		e = New(Backend, "%s failed: %s", where, notDynamoDB(err)).
+			WithHint("check the endpoint (--endpoint-url, AWS_ENDPOINT_URL_DYNAMODB): DynamoDB Local answers at the root of its port, such as http://localhost:8000")
+	case credentialsProblem(err) != "":
+		e = New(Backend, "%s failed: %s", where, credentialsProblem(err)).
+			WithHint("sign in (aws configure, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), or name a profile with --profile; DynamoDB Local (--endpoint-url) needs none")
 	case errors.As(err, &api):
 		code = api.ErrorCode()
 		e = New(Backend, "%s failed: %s: %s", where, code, Redact(api.ErrorMessage()))
@@ -57,6 +66,10 @@ func FromAWS(op, resource string, err error) error {
 	case errors.As(err, &send):
 		e = New(Backend, "%s failed: DynamoDB did not answer: %s", where, Redact(fmt.Sprint(send.Err))).
 			WithHint("check the endpoint (--endpoint-url, AWS_ENDPOINT_URL_DYNAMODB), the region and the network")
+		var dns *net.DNSError
+		if errors.As(err, &dns) && strings.HasPrefix(dns.Name, "dynamodb.") {
+			e.Hint = fmt.Sprintf("no DynamoDB endpoint %s: check the region (--region, AWS_REGION) and the network", dns.Name)
+		}
 	case retried:
 		last := "still failing"
 		if cause := errors.Unwrap(ceiling); cause != nil {
@@ -120,4 +133,46 @@ func hintFor(op, resource, code, message string) string {
 		return "too many table operations in flight in this account and region: wait, then try again"
 	}
 	return ""
+}
+
+// notDynamoDB describes an HTTP answer that did not come from DynamoDB:
+// one the SDK could not read as DynamoDB's JSON, or an error without
+// DynamoDB's error type (the SDK calls it UnknownError), as a web server
+// or a proxy answers at a wrong URL. It returns "" for any other error.
+func notDynamoDB(err error) string {
+	var resp *smithyhttp.ResponseError
+	if !errors.As(err, &resp) || resp.Response == nil || resp.Response.Response == nil {
+		return ""
+	}
+	var api smithy.APIError
+	var deser *smithy.DeserializationError
+	if !errors.As(err, &deser) && (!errors.As(err, &api) || api.ErrorCode() != "UnknownError") {
+		return ""
+	}
+	status := resp.Response.StatusCode
+	at := "the endpoint"
+	if req := resp.Response.Request; req != nil && req.URL != nil {
+		at = req.URL.Scheme + "://" + req.URL.Host + req.URL.Path // no user info, no query
+	}
+	return fmt.Sprintf("%s answered HTTP %d %s, not as DynamoDB does: it is not a DynamoDB endpoint", at, status, http.StatusText(status))
+}
+
+// credentialsProblem says why a request could not be signed: no
+// credentials found, or the SDK's reason when it found some it could not
+// use (an expired SSO session). The SDK has no error type for either;
+// its message says "get identity: get credentials: ...". It returns ""
+// for any other error.
+func credentialsProblem(err error) string {
+	const marker = "get identity: get credentials: "
+	msg := err.Error()
+	i := strings.Index(msg, marker)
+	switch {
+	case i < 0:
+		return ""
+	case strings.Contains(msg, "EC2 IMDS"):
+		// The default chain ends at the instance metadata service:
+		// failing there means no earlier source had credentials.
+		return "no AWS credentials found"
+	}
+	return "cannot get AWS credentials: " + Redact(msg[i+len(marker):])
 }

@@ -1,0 +1,260 @@
+package draft_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/draft"
+	"github.com/dynosql/dynosql/mapping"
+)
+
+// item builds an item from name, value pairs: a string is S, an int or
+// float N.
+func item(kv ...any) draft.Item {
+	it := draft.Item{}
+	for i := 0; i < len(kv); i += 2 {
+		switch v := kv[i+1].(type) {
+		case string:
+			it[kv[i].(string)] = &types.AttributeValueMemberS{Value: v}
+		default:
+			it[kv[i].(string)] = &types.AttributeValueMemberN{Value: fmt.Sprint(v)}
+		}
+	}
+	return it
+}
+
+// table is a table keyed PK, SK (both S) with the given indexes.
+func table(indexes ...draft.Index) draft.Table {
+	t := draft.Table{Name: "Shop", PartitionKey: "PK", SortKey: "SK", KeyTypes: map[string]string{"PK": "S", "SK": "S"}, Indexes: indexes}
+	for _, ix := range indexes {
+		for _, a := range []string{ix.PartitionKey, ix.SortKey} {
+			if a != "" && t.KeyTypes[a] == "" {
+				t.KeyTypes[a] = "S"
+			}
+		}
+	}
+	return t
+}
+
+// summary writes a loaded mapping's entities one a line: name, type,
+// key templates, columns with types, optional indexes.
+func summary(m *mapping.Mapping) string {
+	var lines []string
+	for _, name := range m.EntityNames() {
+		e := m.Entities[name]
+		line := name
+		if e.Type != "" {
+			line += " type=" + e.Type
+		}
+		for _, attr := range e.KeyAttrs() {
+			line += " " + attr + "=" + e.Key(attr).Raw
+		}
+		var cols []string
+		for _, c := range slices.Sorted(maps.Keys(e.Columns)) {
+			cols = append(cols, c+":"+e.Columns[c])
+		}
+		line += " | " + strings.Join(cols, " ")
+		if len(e.Optional) > 0 {
+			line += " | optional " + strings.Join(e.Optional, ",")
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// drafted drafts in, loads the draft and checks that it reads each item
+// as the entity want names (item index → entity).
+func drafted(t *testing.T, in draft.Input, want map[int]string) (*mapping.Mapping, string) {
+	t.Helper()
+	out, err := draft.Draft(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mapping.Parse("draft", out)
+	if err != nil {
+		t.Fatalf("the draft does not load: %v\n%s", err, out)
+	}
+	var all []*mapping.Entity
+	for _, n := range m.EntityNames() {
+		all = append(all, m.Entities[n])
+	}
+	for i, name := range want {
+		got := "none"
+		if e := m.Classify(in.Items[i], all); e != nil {
+			got = e.Name
+		}
+		if got != name {
+			t.Errorf("item %d is read as %s, want %s\n%s", i, got, name, out)
+		}
+	}
+	return m, string(out)
+}
+
+func TestCompositeTemplatesAreSplitAtTheSeparatorAndNamedAfterTheirLabels(t *testing.T) {
+	in := draft.Input{Table: table(), Items: []draft.Item{
+		item("PK", "USER#u1", "SK", "PROFILE", "name", "Ann"),
+		item("PK", "USER#u2", "SK", "PROFILE", "name", "Bo"),
+		item("PK", "USER#u1", "SK", "ORDER#2024-05-01#o1", "total", 12),
+		item("PK", "USER#u1", "SK", "ORDER#2024-05-03#o2", "total", 7),
+		item("PK", "USER#u2", "SK", "ORDER#2024-06-10#o3", "total", 3.5, "note", "gift"),
+	}}
+	m, out := drafted(t, in, map[int]string{0: "users", 1: "users", 2: "orders", 4: "orders"})
+	want := "orders PK=USER#{user_id} SK=ORDER#{date}#{order_id} | date:S note:S order_id:S total:N user_id:S\n" +
+		"users PK=USER#{user_id} SK=PROFILE | name:S user_id:S"
+	if got := summary(m); got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	for _, guess := range []string{"user_id: S  # named after USER", "date: S  # named after its values, which are dates", "note: S  # in 1 of 3 items"} {
+		if !strings.Contains(out, guess) {
+			t.Errorf("the draft does not say %q:\n%s", guess, out)
+		}
+	}
+}
+
+func TestANumberSortKeyAndASparseLocalIndex(t *testing.T) {
+	in := draft.Input{
+		Table: draft.Table{
+			Name: "CustomerOrders", PartitionKey: "CustomerId", SortKey: "OrderId",
+			KeyTypes: map[string]string{"CustomerId": "S", "OrderId": "N", "IsOpen": "N"},
+			Indexes:  []draft.Index{{Name: "IsOpenIndex", PartitionKey: "CustomerId", SortKey: "IsOpen", Local: true, Projection: "KEYS_ONLY"}},
+		},
+		Items: []draft.Item{
+			item("CustomerId", "alice@example.com", "OrderId", 1, "IsOpen", 1, "Status", "open"),
+			item("CustomerId", "alice@example.com", "OrderId", 2, "Status", "shipped"),
+			item("CustomerId", "bob@example.com", "OrderId", 1, "Status", "shipped"),
+		},
+	}
+	m, _ := drafted(t, in, map[int]string{0: "customers", 1: "customers", 2: "customers"})
+	want := "customers CustomerId={CustomerId} OrderId={OrderId} IsOpen={IsOpen} | CustomerId:S IsOpen:N OrderId:N Status:S | optional IsOpenIndex"
+	if got := summary(m); got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	if ix := m.Indexes["IsOpenIndex"]; ix == nil || !ix.Local || ix.Projection != "KEYS_ONLY" {
+		t.Errorf("IsOpenIndex is %+v, want a local index projecting KEYS_ONLY", ix)
+	}
+	if m.KeyType("OrderId") != mapping.KeyN {
+		t.Errorf("OrderId is %s, want N", m.KeyType("OrderId"))
+	}
+}
+
+func TestATypeAttributeTellsApartItemsWhoseKeysLookAlike(t *testing.T) {
+	in := draft.Input{
+		Table: draft.Table{Name: "Catalog", PartitionKey: "Id", KeyTypes: map[string]string{"Id": "N"}},
+		Items: []draft.Item{
+			item("Id", 101, "_et", "Book", "Title", "Dune"),
+			item("Id", 102, "_et", "Book", "Title", "Emma", "Pages", 320),
+			item("Id", 201, "_et", "Bicycle", "Brand", "Acme"),
+			item("Id", 456, "_et", "Sporting Goods", "Price", 650),
+		},
+	}
+	m, _ := drafted(t, in, map[int]string{0: "books", 1: "books", 2: "bicycles", 3: "sporting_goods"})
+	want := "bicycles type=Bicycle Id={Id} | Brand:S Id:N\n" +
+		"books type=Book Id={Id} | Id:N Pages:N Title:S\n" +
+		"sporting_goods type=Sporting Goods Id={Id} | Id:N Price:N"
+	if got := summary(m); got != want || m.TypeAttribute != "_et" {
+		t.Errorf("drafted (type attribute %q)\n%s\nwant (_et)\n%s", m.TypeAttribute, got, want)
+	}
+}
+
+// The complaint management design: the partition key is the bare
+// complaint id, indexes are keyed by plain attributes, some sparse.
+func TestABareColumnKeyAndIndexesOnPlainAttributes(t *testing.T) {
+	in := draft.Input{
+		Table: table(
+			draft.Index{Name: "ByCustomer", PartitionKey: "customer_id", SortKey: "complaint_id"},
+			draft.Index{Name: "ByAgent", PartitionKey: "agentID", SortKey: "comm_date"},
+		),
+		Items: []draft.Item{
+			item("PK", "Complaint123", "SK", "metadata", "customer_id", "custABC", "complaint_id", "Complaint123", "severity", "P2"),
+			item("PK", "Complaint1444", "SK", "metadata", "customer_id", "custXY", "complaint_id", "Complaint1444", "severity", "P1"),
+			item("PK", "Complaint123", "SK", "comm#2023-04-30T12:00:24#comm1", "comm_date", "2023-04-30T12:00:24", "agentID", "AgentA"),
+			item("PK", "Complaint123", "SK", "comm#2023-04-30T12:35:54#comm2", "comm_date", "2023-04-30T12:35:54"),
+			item("PK", "Complaint1444", "SK", "comm#2022-12-31T19:32:00#comm4", "comm_date", "2022-12-31T19:32:00", "agentID", "AgentC"),
+		},
+	}
+	m, _ := drafted(t, in, map[int]string{0: "complaints", 1: "complaints", 2: "comms", 3: "comms"})
+	want := "comms PK={complaint_id} SK=comm#{comm_date}#{comm_id} agentID={agentID} comm_date={comm_date} | agentID:S comm_date:S comm_id:S complaint_id:S | optional ByAgent\n" +
+		"complaints PK={complaint_id} SK=metadata complaint_id={complaint_id} customer_id={customer_id} | complaint_id:S customer_id:S severity:S"
+	if got := summary(m); got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestManyDifferentWordsInOneSegmentAreValues(t *testing.T) {
+	in := draft.Input{Table: table()}
+	for _, u := range []string{"alice", "bob", "carol", "dave", "erin"} {
+		in.Items = append(in.Items, item("PK", u, "SK", "PROFILE"), item("PK", u, "SK", "SETTINGS", "theme", "dark"))
+	}
+	m, _ := drafted(t, in, map[int]string{0: "shop", 1: "shop_settings"})
+	want := "shop PK={pk} SK=PROFILE | pk:S\n" +
+		"shop_settings PK={pk} SK=SETTINGS | pk:S theme:S"
+	if got := summary(m); got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestKeysThatCannotBeToldApartMakeOneEntity(t *testing.T) {
+	in := draft.Input{Table: table(), Items: []draft.Item{
+		item("PK", "USER#u1", "SK", "PROFILE"),
+		item("PK", "USER#u1", "SK", "a91"),
+		item("PK", "USER#u2", "SK", "b07"),
+	}}
+	m, out := drafted(t, in, map[int]string{0: "users", 1: "users", 2: "users"})
+	if got, want := summary(m), "users PK=USER#{user_id} SK={sk} | sk:S user_id:S"; got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(out, "two key shapes merged: their keys could not be told apart") {
+		t.Errorf("the draft does not say it merged two shapes:\n%s", out)
+	}
+}
+
+func TestItemsOfATypeWithAnotherKeyShapeAreLeftOutAndSaidSo(t *testing.T) {
+	in := draft.Input{Table: table(), Items: []draft.Item{
+		item("PK", "USER#u1", "SK", "PROFILE", "_et", "user"),
+		item("PK", "USER#u2", "SK", "PROFILE", "_et", "user"),
+		item("PK", "LEGACY#u3", "SK", "X#1", "_et", "user"),
+		item("PK", "USER#u1", "SK", "ORDER#o1", "_et", "order"),
+	}}
+	m, out := drafted(t, in, map[int]string{0: "users", 3: "orders"})
+	want := "orders type=order PK=USER#{user_id} SK=ORDER#{order_id} | order_id:S user_id:S\n" +
+		"users type=user PK=USER#{user_id} SK=PROFILE | user_id:S"
+	if got := summary(m); got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	note := `# Left out: 1 sample item of type user, with keys shaped unlike the rest of its type, such as PK = "LEGACY#u3", SK = "X#1".`
+	if !strings.Contains(out, note) {
+		t.Errorf("the draft does not say\n%s\n%s", note, out)
+	}
+}
+
+// A global index keyed by the table's partition key and an attribute
+// that only some entities hold cannot be mapped: every entity has the
+// first key, and the mapping refuses half an index.
+func TestAnIndexSomeEntityIsHalfInIsLeftOut(t *testing.T) {
+	in := draft.Input{Table: table(draft.Index{Name: "ByDate", PartitionKey: "PK", SortKey: "created"}), Items: []draft.Item{
+		item("PK", "USER#u1", "SK", "PROFILE", "created", "2024-01-01"),
+		item("PK", "USER#u1", "SK", "ORDER#o1"),
+	}}
+	m, out := drafted(t, in, map[int]string{0: "users", 1: "orders"})
+	if len(m.Indexes) != 0 {
+		t.Errorf("indexes %v, want none", m.IndexNames())
+	}
+	if !strings.Contains(out, "# Index ByDate is left out: its keys are PK and created, and the item PK = \"USER#u1\", SK = \"ORDER#o1\" holds only the first; a mapping cannot say that.") {
+		t.Errorf("the draft does not say why ByDate is left out:\n%s", out)
+	}
+}
+
+func TestAnEmptyTableGivesOneEntityOfBareKeys(t *testing.T) {
+	m, out := drafted(t, draft.Input{Table: table(draft.Index{Name: "GSI1", PartitionKey: "GSI1PK", SortKey: "GSI1SK"})}, nil)
+	if got, want := summary(m), "shop PK={pk} SK={sk} | pk:S sk:S"; got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(out, "the sample holds no item") || !strings.Contains(out, "# Index GSI1 is left out") {
+		t.Errorf("the draft does not say the sample is empty:\n%s", out)
+	}
+}
