@@ -139,6 +139,9 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 }
 
 func (s *Session) run(ctx context.Context, sql string) error {
+	if ok, err := s.explainCode(sql); ok {
+		return err
+	}
 	// One plan serves EXPLAIN, \explain and the statement itself.
 	plan, err := s.DB.Plan(sql)
 	if err != nil {
