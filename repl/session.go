@@ -186,4 +186,3 @@ func (s *Session) report(err error) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-

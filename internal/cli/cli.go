@@ -22,6 +22,7 @@ import (
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/backend"
+	"github.com/dynosql/dynosql/internal/check"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/format"
 	"github.com/dynosql/dynosql/mapping"
@@ -63,6 +64,7 @@ type options struct {
 // usage is the help text: the flag contract of the CLI issue, written
 // out because pflag would print every boolean as --flag[=true|false].
 const usage = `Usage: dynosql [flags]
+       dynosql check --mapping FILE FILE.sql...   (plan without running; check --help)
 
 Run SQL against a DynamoDB single-table design.
 
@@ -154,6 +156,9 @@ func (v *statements) Type() string { return "SQL" }
 // its exit status. Statements read stdin when it is not a terminal and
 // neither -e nor -f is given; otherwise stdin is the shell's.
 func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "check" {
+		return check.Main(args[1:], stdin, stdout, stderr)
+	}
 	var o options
 	fs := newFlagSet(&o, stderr)
 	fs.Usage = func() {} // a bad flag gets the ERROR line and a hint, not the whole help

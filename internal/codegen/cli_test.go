@@ -205,7 +205,7 @@ func mustJSON(v any) string {
 func TestSplit(t *testing.T) {
 	for _, c := range []struct {
 		sql, format, rest string
-		ok, fails        bool
+		ok, fails         bool
 	}{
 		{sql: "EXPLAIN (FORMAT go) SELECT 1", format: "go", rest: " SELECT 1", ok: true},
 		{sql: "  -- note\n explain(format CLI)\nDELETE FROM t", format: "cli", rest: "\nDELETE FROM t", ok: true},
