@@ -191,6 +191,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	s := repl.NewSession(db, stdout, stderr)
 	s.Format, s.Stats, s.AllowPartial = f, o.stats, o.allowPartial
 	setTerminal(s, stdout)
+	setProgress(s, stderr)
 	if !o.noStartup {
 		if home, err := os.UserHomeDir(); err == nil {
 			s.RunStartup(ctx, filepath.Join(home, StartupName))
@@ -327,7 +328,10 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 		return nil, "", err
 	}
 	if o.createTable {
-		if err := backend.CreateTable(ctx, client, m); err != nil {
+		waitCtx, done := waitingSpinner(ctx, stderr)
+		err := backend.CreateTable(waitCtx, client, m)
+		done()
+		if err != nil {
 			return nil, "", err
 		}
 	}
