@@ -3,13 +3,13 @@ package codegen
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/planner"
 )
 
@@ -62,7 +62,7 @@ var cliOps = map[reflect.Type]string{
 func CLICommand(in any) (string, error) {
 	op, ok := cliOps[reflect.TypeOf(in)]
 	if !ok {
-		return "", fmt.Errorf("[BUG] no AWS CLI command for %T", in)
+		return "", errs.New(errs.Internal, "no AWS CLI command for %T", in)
 	}
 	j, err := InputJSON(in)
 	if err != nil {
@@ -140,7 +140,7 @@ func apiValue(v reflect.Value) (any, error) {
 	case reflect.Int32, reflect.Int64:
 		return v.Int(), nil
 	}
-	return nil, fmt.Errorf("[BUG] cannot write a %s as JSON", v.Type())
+	return nil, errs.New(errs.Internal, "cannot write a %s as JSON", v.Type())
 }
 
 // isUnset reports whether a member is left out: a nil pointer, map or
@@ -194,5 +194,5 @@ func attrJSON(av types.AttributeValue) (any, error) {
 		}
 		return map[string]any{"M": m}, nil
 	}
-	return nil, fmt.Errorf("[BUG] cannot write attribute value %T", av)
+	return nil, errs.New(errs.Internal, "cannot write attribute value %T", av)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/planner"
 )
 
@@ -49,12 +50,12 @@ func Go(plan *planner.Plan) (string, error) {
 	code := goMain + body.String() + "}\n" + goHelpers(body.String())
 	imports, err := goImports("package main\n\n" + code)
 	if err != nil {
-		return "", fmt.Errorf("[BUG] the Go code written does not parse: %v\n%s", err, code)
+		return "", errs.New(errs.Internal, "the Go code written does not parse: %v\n%s", err, code).Wrap(err)
 	}
 	src := goHeader(plan.SQL) + imports + code
 	out, err := format.Source([]byte(src))
 	if err != nil {
-		return "", fmt.Errorf("[BUG] the Go code written does not parse: %v\n%s", err, src)
+		return "", errs.New(errs.Internal, "the Go code written does not parse: %v\n%s", err, src).Wrap(err)
 	}
 	return string(out), nil
 }
@@ -248,7 +249,7 @@ func goCall(in any) (string, error) {
 		return "_, err = client.TransactWriteItems(ctx, input)\nvar canceled *types.TransactionCanceledException\nif errors.As(err, &canceled) {\n" +
 			"for i, r := range canceled.CancellationReasons {\nfmt.Println(\"action\", i+1, aws.ToString(r.Code))\n}\nreturn\n}\n" + fatal + "fmt.Println(\"written\")\n", nil
 	}
-	return "", fmt.Errorf("[BUG] no Go code for %T", in)
+	return "", errs.New(errs.Internal, "no Go code for %T", in)
 }
 
 // pascal turns an enum value (ALL_NEW) into its Go constant's suffix (AllNew).

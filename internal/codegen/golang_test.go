@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -40,7 +41,7 @@ func TestGoProgramsCompile(t *testing.T) {
 		}
 		srcs[fmt.Sprintf("stmt%02d", i)] = src
 	}
-	buildPrograms(t, srcs)
+	buildPrograms(t, srcs, false)
 }
 
 // TestGoProgramsReturnDynosqlsRows runs, against DynamoDB Local, the
@@ -74,7 +75,7 @@ func TestGoProgramsReturnDynosqlsRows(t *testing.T) {
 		}
 		srcs[c.name] = src
 	}
-	bins := buildPrograms(t, srcs)
+	bins := buildPrograms(t, srcs, true)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(bins[c.name])
@@ -146,16 +147,17 @@ func itemsText(t *testing.T, cols []string, out []byte) []string {
 }
 
 func stderrOf(err error) string {
-	if ee, ok := err.(*exec.ExitError); ok {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
 		return string(ee.Stderr)
 	}
 	return ""
 }
 
-// buildPrograms builds each program (a name and its main.go) in a
-// module of its own that requires what this one does, offline, and
-// returns the path of each binary.
-func buildPrograms(t *testing.T, srcs map[string]string) map[string]string {
+// buildPrograms compiles each program (a name and its main.go) in a
+// module of its own that requires what this one does, offline, and,
+// with link, returns the path of each binary.
+func buildPrograms(t *testing.T, srcs map[string]string, link bool) map[string]string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
@@ -184,7 +186,15 @@ func buildPrograms(t *testing.T, srcs map[string]string) map[string]string {
 		write(filepath.Join(name, "main.go"), []byte(src))
 	}
 	bin := filepath.Join(dir, "bin")
-	cmd := exec.Command(goTool(), "build", "-o", bin+string(filepath.Separator), "./...")
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to build the programs written: %v", err)
+	}
+	args := []string{"build", "./..."} // several packages: compiled, not linked
+	if link {
+		args = []string{"build", "-o", bin + string(filepath.Separator), "./..."}
+	}
+	cmd := exec.Command(goTool, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -199,11 +209,4 @@ func buildPrograms(t *testing.T, srcs map[string]string) map[string]string {
 		bins[name] = filepath.Join(bin, name)
 	}
 	return bins
-}
-
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/errs"
 )
 
 // literalWriter writes an SDK input as a Go composite literal. The
@@ -62,7 +64,7 @@ func (lw *literalWriter) value(v reflect.Value) (string, error) {
 	case reflect.Slice:
 		return lw.sliceLit(v)
 	}
-	return "", fmt.Errorf("[BUG] cannot write a %s as Go", v.Type())
+	return "", errs.New(errs.Internal, "cannot write a %s as Go", v.Type())
 }
 
 // structLit writes a struct's set fields; its expressions come from a
@@ -204,7 +206,7 @@ func (lw *literalWriter) builder(v reflect.Value) (string, error) {
 		}
 		code, err := e.write(text)
 		if err != nil {
-			return "", fmt.Errorf("[BUG] %s: %w", e.field, err)
+			return "", errs.New(errs.Internal, "%s: %v", e.field, err).Wrap(err)
 		}
 		parts = append(parts, e.with+"(\n"+code+",\n)")
 	}
