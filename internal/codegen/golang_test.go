@@ -79,9 +79,7 @@ func TestGoProgramsReturnDynosqlsRows(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(bins[c.name])
-			cmd.Env = append(os.Environ(), "AWS_ENDPOINT_URL_DYNAMODB="+endpoint, "AWS_REGION=us-east-1",
-				"AWS_ACCESS_KEY_ID=codegen", "AWS_SECRET_ACCESS_KEY=codegen", "AWS_PROFILE=",
-				"AWS_CONFIG_FILE="+os.DevNull, "AWS_SHARED_CREDENTIALS_FILE="+os.DevNull)
+			cmd.Env = awsEnv(endpoint)
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("%v\n%s", err, stderrOf(err))
