@@ -40,7 +40,7 @@ type config struct {
 	nonAtomicInserts bool
 	// allowScan: see WithScans.
 	allowScan bool
-	safety           safety
+	safety    safety
 }
 
 // Option configures Open.

@@ -19,13 +19,17 @@ import (
 
 // Progress reports how far the rewrite of one source row's copies has
 // got; it is sent after every transaction of copies (or copy written
-// alone) and after copies are dropped because their guard failed.
+// alone) and after copies are dropped because their guard failed. An
+// INSERT of several transactions reports after each: Copy is empty,
+// Source names the entity, and Rows and Inserted count its rows.
 type Progress struct {
-	Copy    string // the copy column, as entity.column
-	Source  string // the source row, as entity (key)
-	Stale   int64  // copies found that differ from the source, so far
-	Updated int64  // copies rewritten
-	Skipped int64  // copies left because they changed in between
+	Copy     string // the copy column, as entity.column
+	Source   string // the source row, as entity (key)
+	Stale    int64  // copies found that differ from the source, so far
+	Updated  int64  // copies rewritten
+	Skipped  int64  // copies left because they changed in between
+	Rows     int64  // an INSERT's rows
+	Inserted int64  // of them, those written so far
 }
 
 type progressKey struct{}

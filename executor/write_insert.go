@@ -81,6 +81,9 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 			return &Result{Affected: int64(start)}, note(err, "%s", strings.Join(landed, "; "))
 		}
 		start = end
+		if report := progressFrom(ctx); report != nil {
+			report(Progress{Source: ins.Entity.Name, Rows: int64(len(rows)), Inserted: int64(end)})
+		}
 	}
 	return &Result{Affected: int64(len(rows))}, nil
 }

@@ -90,12 +90,12 @@ type Entity struct {
 	Open   bool             `yaml:"open"`
 	Copies map[string]*Copy `yaml:"-"` // column → where its value comes from
 
-	m         *Mapping
-	keys      map[string]*Key // key attribute → its key
-	keyCols   map[string]bool
-	optAttrs  map[string]bool // key attributes only optional indexes use
-	paths     []*AccessPath
-	raw       bool // a table read without a mapping (Raw)
+	m        *Mapping
+	keys     map[string]*Key // key attribute → its key
+	keyCols  map[string]bool
+	optAttrs map[string]bool // key attributes only optional indexes use
+	paths    []*AccessPath
+	raw      bool // a table read without a mapping (Raw)
 }
 
 type copySpec struct {

@@ -35,6 +35,7 @@ func (s *Session) toTerminal() bool {
 // for a terminal is held until it is complete, then goes through the
 // pager when it is taller than the terminal.
 func (s *Session) print(f func(*format.Printer) error) error {
+	s.endProgress()
 	p := &format.Printer{W: s.results(), F: s.Format, Expanded: s.Expanded == ExpandOn}
 	if s.Expanded == ExpandAuto && s.results() == s.Out && s.Width != nil {
 		p.AutoWidth = s.Width()

@@ -53,6 +53,10 @@ type Session struct {
 	Width func() int
 	// Editor is the command \e runs on a file, split at spaces.
 	Editor string
+	// Progress, when set, makes a display for each statement's progress
+	// reports (long writes); the command line sets it when stderr is a
+	// terminal.
+	Progress func() ProgressDisplay
 
 	// Interrupt derives the context of one statement so that Ctrl-C
 	// cancels the statement and not the shell. It defaults to
@@ -62,13 +66,14 @@ type Session struct {
 	// Failed counts the statements and meta-commands that failed.
 	Failed int
 
-	outFile *os.File // \o FILE
-	goFile  *os.File // \g FILE, while its statement runs
-	in      *input   // what is being read, for \g and \e
-	where   string   // the name of the file being read, "" for none
-	line    int      // the line, in where, of the piece being run
-	last    string   // the last statement run, for \g and \e
-	quiet   bool     // while the start-up file runs: no "X is on." lines
+	shown   ProgressDisplay // the running statement's progress display
+	outFile *os.File        // \o FILE
+	goFile  *os.File        // \g FILE, while its statement runs
+	in      *input          // what is being read, for \g and \e
+	where   string          // the name of the file being read, "" for none
+	line    int             // the line, in where, of the piece being run
+	last    string          // the last statement run, for \g and \e
+	quiet   bool            // while the start-up file runs: no "X is on." lines
 	// remember adds a line to the shell's history; nil outside the shell.
 	remember func(string)
 }
@@ -122,9 +127,11 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 	// items no entity claimed come from the counters too.
 	stats := dynosql.NewStats()
 	ctx = dynosql.WithStats(ctx, stats)
+	ctx = s.startProgress(ctx)
 	start := time.Now()
 	err := s.run(ctx, sql)
 	elapsed := time.Since(start)
+	s.endProgress()
 	if err != nil {
 		s.Failed++
 		s.report(err)
@@ -143,6 +150,9 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 }
 
 func (s *Session) run(ctx context.Context, sql string) error {
+	if ok, err := s.explainCode(sql); ok {
+		return err
+	}
 	// One plan serves EXPLAIN, \explain and the statement itself.
 	plan, err := s.DB.Plan(sql)
 	if err != nil {

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -54,10 +55,35 @@ func EnsureTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mappin
 		if active(out.Table) {
 			return created, nil
 		}
+		if fn, ok := ctx.Value(waitingKey{}).(func(string)); ok {
+			fn(waiting(out.Table))
+		}
 		if err := retry.Sleep(ctx, pollEvery); err != nil {
 			return nil, errs.New(errs.Canceled, "table %s is not ACTIVE yet: %v", m.Table, err).Wrap(err)
 		}
 	}
+}
+
+type waitingKey struct{}
+
+// WithWaiting returns a context whose CreateTable calls fn each time it
+// finds the table or an index not yet ACTIVE, with what it waits for.
+func WithWaiting(ctx context.Context, fn func(waiting string)) context.Context {
+	return context.WithValue(ctx, waitingKey{}, fn)
+}
+
+// waiting says what of the table is not ACTIVE yet.
+func waiting(t *types.TableDescription) string {
+	var parts []string
+	if t.TableStatus != types.TableStatusActive {
+		parts = append(parts, aws.ToString(t.TableName)+" "+string(t.TableStatus))
+	}
+	for _, g := range t.GlobalSecondaryIndexes {
+		if g.IndexStatus != "" && g.IndexStatus != types.IndexStatusActive {
+			parts = append(parts, aws.ToString(g.IndexName)+" "+string(g.IndexStatus))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // active reports whether the table and its indexes accept reads and

@@ -22,6 +22,7 @@ import (
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/backend"
+	"github.com/dynosql/dynosql/internal/check"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/format"
 	"github.com/dynosql/dynosql/mapping"
@@ -65,6 +66,7 @@ type options struct {
 // out because pflag would print every boolean as --flag[=true|false].
 const usage = `Usage: dynosql [flags]
        dynosql mapping draft|import ...   (dynosql mapping --help)
+       dynosql check --mapping FILE FILE.sql...   (plan without running; check --help)
 
 Run SQL against a DynamoDB single-table design.
 
@@ -167,6 +169,9 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "mapping" {
 		return mappingMain(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "check" {
+		return check.Main(args[1:], stdin, stdout, stderr)
+	}
 	var o options
 	fs := newFlagSet(&o, stderr)
 	fs.Usage = func() {} // a bad flag gets the ERROR line and a hint, not the whole help
@@ -199,6 +204,7 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	s := repl.NewSession(db, stdout, stderr)
 	s.Format, s.Stats, s.AllowPartial = f, o.stats, o.allowPartial
 	setTerminal(s, stdout)
+	setProgress(s, stderr)
 	if !o.noStartup {
 		if home, err := os.UserHomeDir(); err == nil {
 			s.RunStartup(ctx, filepath.Join(home, StartupName))

@@ -14,7 +14,9 @@ import (
 // createTable creates the mapping's table if it is missing and says on
 // stderr what it created; it says nothing when the table was there.
 func createTable(ctx context.Context, client *dynamodb.Client, m *mapping.Mapping, stderr io.Writer) error {
-	created, err := backend.EnsureTable(ctx, client, m)
+	waitCtx, stopSpinner := waitingSpinner(ctx, stderr)
+	created, err := backend.EnsureTable(waitCtx, client, m)
+	stopSpinner()
 	if err != nil {
 		return err
 	}

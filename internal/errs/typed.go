@@ -13,7 +13,15 @@ type ScanRefusedError struct {
 	Table  string // the DynamoDB table that would be scanned
 }
 
-func (e *ScanRefusedError) Error() string { return e.Base.Error() }
+// Error returns the one-line form and, on a second line, the hint that
+// says which key or index would serve: "refused: ...\nhint: ...". (The
+// REPL and the CLI print the one-line form of Base, then Detail.)
+func (e *ScanRefusedError) Error() string {
+	if e.Base.Hint == "" {
+		return e.Base.Error()
+	}
+	return e.Base.Error() + "\nhint: " + e.Base.Hint
+}
 
 // Unwrap returns the general error.
 func (e *ScanRefusedError) Unwrap() error { return e.Base }
