@@ -152,10 +152,6 @@ func (c *converter) pair(l, r sqlparser.Expr, clause string) (Expr, Expr, *errs.
 }
 
 func (c *converter) comparison(e *sqlparser.ComparisonExpr, clause string) (Expr, *errs.Error) {
-	if e.Escape != nil {
-		return nil, c.unsupported(c.findText("escape"), "LIKE ... ESCAPE is not supported").
-			WithHint("DynamoDB matches prefixes only; write LIKE 'prefix%%'")
-	}
 	switch e.Operator {
 	case sqlparser.RegexpStr, sqlparser.NotRegexpStr:
 		return nil, c.unsupported(c.findText("regexp"), "REGEXP is not supported").
@@ -194,7 +190,11 @@ func (c *converter) comparison(e *sqlparser.ComparisonExpr, clause string) (Expr
 	}
 	switch e.Operator {
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
-		return &Like{Expr: l, Pattern: r, Not: e.Operator == sqlparser.NotLikeStr}, nil
+		esc, err := c.likeEscape(e.Escape)
+		if err != nil {
+			return nil, err
+		}
+		return &Like{Expr: l, Pattern: r, Not: e.Operator == sqlparser.NotLikeStr, Escape: esc}, nil
 	case sqlparser.NotEqualStr: // sqlparser writes <> as != too
 		return &Compare{Op: "<>", L: l, R: r}, nil
 	}
@@ -241,6 +241,10 @@ func (c *converter) literal(v *sqlparser.SQLVal) (Expr, *errs.Error) {
 	case sqlparser.StrVal:
 		return &Literal{Value: string(v.Val)}, nil
 	case sqlparser.IntVal, sqlparser.FloatVal:
+		if why, hint := numberProblem(string(v.Val)); why != "" {
+			return nil, errs.New(errs.Invalid, "the number %s %s", shorten(string(v.Val), maxNear), why).
+				At(c.orig, c.textPos(string(v.Val))).WithHint("%s", hint)
+		}
 		n, ok := value.ParseNumber(string(v.Val))
 		if !ok {
 			return nil, errs.New(errs.Syntax, "bad number %s", v.Val).At(c.orig, c.textPos(string(v.Val)))

@@ -106,8 +106,8 @@ func closeQuote(s string, i int) int {
 // Split cuts a script into statements on semicolons outside quotes and
 // comments. Each statement is returned trimmed of surrounding white space,
 // without its ';'; stretches holding nothing but white space and comments
-// are dropped. An unclosed quote or comment is a Syntax error positioned
-// in script.
+// are dropped. An unclosed quote or comment, a byte that is not UTF-8 and
+// a NUL byte are Syntax errors positioned in script.
 func Split(script string) ([]string, error) {
 	spans, err := statementSpans(script)
 	if err != nil {
@@ -123,6 +123,9 @@ func Split(script string) ([]string, error) {
 // statementSpans returns the [start, end) offsets of the statements of
 // script as Split cuts them.
 func statementSpans(script string) ([][2]int, *errs.Error) {
+	if err := checkText(script); err != nil {
+		return nil, err
+	}
 	us, err := units(script)
 	if err != nil {
 		return nil, err

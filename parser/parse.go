@@ -13,8 +13,9 @@ import (
 // Parse reads exactly one statement (a trailing ';' is allowed) and
 // returns it as one of *Select, *Insert, *Update, *Delete, *Explain or
 // *CheckCopies. Errors are *errs.Error of kind Syntax (the text does not
-// parse) or Unsupported (valid MySQL that dynosql does not translate),
-// positioned in sql.
+// parse, or is not UTF-8), Unsupported (valid MySQL that dynosql does not
+// translate) or Invalid (a number DynamoDB cannot hold), positioned in
+// sql.
 func Parse(sql string) (st Statement, err error) {
 	defer func() {
 		// sqlparser panics on some malformed input; no input may crash
@@ -236,6 +237,12 @@ func (c *converter) syntaxError(err error) *errs.Error {
 		return errs.New(errs.Syntax, "%s", err.Error()).Wrap(err)
 	}
 	n, _ := strconv.Atoi(m[2])
+	hint := ""
+	if m[1] == "max nesting level reached" {
+		// sqlparser stops at 200 levels of parentheses.
+		m[1] = "parentheses nest more than 199 deep"
+		hint = "write the expression with fewer parentheses"
+	}
 	bad := -1 // index of the offending token
 	// Without a near '...' the error is at the end of the text, or at a
 	// punctuation token, which sqlparser does not name.
@@ -255,14 +262,18 @@ func (c *converter) syntaxError(err error) *errs.Error {
 			WithHint("the statement stops before it is complete")
 	}
 	// sqlparser names no token for punctuation; quote it from the text.
-	near := m[3]
+	near := restoreEscapes(m[3])
 	if near == "" {
 		near = c.src[c.toks[bad].start:c.toks[bad].end]
 	}
+	near = shorten(near, maxNear)
 	// The position is the offending token's first character, counted from
 	// 1, where the caret points (sqlparser counts from the token's end).
 	e := errs.New(errs.Syntax, "%s at position %d near '%s'", m[1], c.at(c.toks[bad].start)+1, near).
 		At(c.orig, c.at(c.toks[bad].start)).Wrap(err)
+	if hint != "" {
+		return e.WithHint("%s", hint)
+	}
 	// A misspelt keyword is often read as an alias, so the error comes a
 	// token later: look at the token before the offending one too.
 	for _, i := range []int{bad - 1, bad} {
@@ -272,6 +283,11 @@ func (c *converter) syntaxError(err error) *errs.Error {
 		if kw := errs.Nearest(c.toks[i].val, hintKeywords); kw != "" {
 			return e.WithHint("did you mean %s?", kw)
 		}
+	}
+	// A reserved word where a name was meant (SELECT key FROM t).
+	if t := c.toks[bad]; t.typ != sqlparser.ID && t.isWord() && bad > 0 {
+		word := c.src[t.start:t.end]
+		return e.WithHint("if %s is meant as a name, write it in backquotes: `%s`", word, word)
 	}
 	return e
 }
