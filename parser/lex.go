@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/dynosql/dynosql/internal/errs"
 )
@@ -134,7 +135,7 @@ func statementSpans(script string) ([][2]int, *errs.Error) {
 	start, content := 0, false
 	add := func(end int) {
 		if content {
-			s := strings.TrimSpace(script[start:end])
+			s := strings.TrimFunc(script[start:end], isBlank)
 			first := start + strings.Index(script[start:end], s)
 			spans = append(spans, [2]int{first, first + len(s)})
 		}
@@ -147,12 +148,16 @@ func statementSpans(script string) ([][2]int, *errs.Error) {
 		case unitQuote:
 			content = true
 		case unitCode:
-			content = content || strings.TrimSpace(script[u.start:u.end]) != ""
+			content = content || strings.TrimFunc(script[u.start:u.end], isBlank) != ""
 		}
 	}
 	add(len(script))
 	return spans, nil
 }
+
+// isBlank reports whether r is white space between statements, a byte
+// order mark included: editors put U+FEFF at the start of files.
+func isBlank(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
 // Complete reports whether buf ends a statement: its last unit outside
 // white space and comments is a ';' that is not inside a quote or comment.

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -267,6 +268,23 @@ func (c *converter) syntaxError(err error) *errs.Error {
 		near = c.src[c.toks[bad].start:c.toks[bad].end]
 	}
 	near = shorten(near, maxNear)
+	switch start := c.toks[bad].start; {
+	case start >= len(c.src):
+	case c.src[start] >= utf8.RuneSelf:
+		// sqlparser reads words of ASCII letters only, and names the
+		// first byte of any other character.
+		near, hint = nonASCII(c.src, start)
+	default:
+		near = strings.Map(func(r rune) rune {
+			switch {
+			case r < 0x20:
+				return 0x2400 + r // a control character's picture: ␛
+			case r == 0x7f:
+				return 0x2421 // ␡
+			}
+			return r
+		}, near)
+	}
 	// The position is the offending token's first character, counted from
 	// 1, where the caret points (sqlparser counts from the token's end).
 	e := errs.New(errs.Syntax, "%s at position %d near '%s'", m[1], c.at(c.toks[bad].start)+1, near).

@@ -20,8 +20,11 @@ func checkText(s string) *errs.Error {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			return errs.New(errs.Syntax, "the statement is not valid UTF-8: byte 0x%02X at position %d", s[i], i+1).
-				At(s, i).WithHint("save the text as UTF-8 (iconv -f LATIN1 -t UTF-8 converts Latin-1); nothing was sent")
+			e := errs.New(errs.Syntax, "the statement is not valid UTF-8: byte 0x%02X at position %d", s[i], i+1).At(s, i)
+			if strings.HasPrefix(s[i:], "\xff\xfe") || strings.HasPrefix(s[i:], "\xfe\xff") {
+				return e.WithHint("the text is UTF-16 (it starts with a byte order mark): convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)")
+			}
+			return e.WithHint("save the text as UTF-8 (iconv -f LATIN1 -t UTF-8 converts Latin-1); nothing was sent")
 		case r == 0:
 			return errs.New(errs.Syntax, "the statement holds a NUL byte at position %d", i+1).
 				At(s, i).WithHint("write \\0 inside a string for a NUL character; a file full of NUL bytes may be UTF-16: convert it to UTF-8")
@@ -80,4 +83,27 @@ func shorten(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "..."
+}
+
+// nonASCII explains a character beyond ASCII at src[i], outside strings,
+// where sqlparser stopped: a typographic quote pasted for an ASCII one,
+// or a letter of a name, which sqlparser reads only in backquotes. It
+// returns the character, for near '...', and a hint.
+func nonASCII(src string, i int) (near, hint string) {
+	r, _ := utf8.DecodeRuneInString(src[i:])
+	switch r {
+	case '‘', '’', '‚', '′':
+		return string(r), "write strings in ASCII quotes: 'text'"
+	case '“', '”', '„', '″':
+		return string(r), "write strings in ASCII quotes: 'text', or names in backquotes: `name`"
+	}
+	start, end := i, i
+	inWord := func(c byte) bool { return isWordByte(c) || c >= utf8.RuneSelf }
+	for start > 0 && inWord(src[start-1]) {
+		start--
+	}
+	for end < len(src) && inWord(src[end]) {
+		end++
+	}
+	return string(r), "write names with characters beyond ASCII in backquotes: `" + src[start:end] + "`"
 }
