@@ -135,7 +135,7 @@ func (c *converter) expr(e sqlparser.Expr, clause string) (Expr, *errs.Error) {
 		return nil, c.unsupported(c.findText("default"), "DEFAULT is not supported").
 			WithHint("leave the column out")
 	}
-	return nil, errs.New(errs.Unsupported, "expression %s is not supported", sqlparser.String(e))
+	return nil, errs.New(errs.Unsupported, "expression %s is not supported", shorten(sqlparser.String(e), maxNear))
 }
 
 // pair converts two operands in the order they are written.
@@ -247,7 +247,7 @@ func (c *converter) literal(v *sqlparser.SQLVal) (Expr, *errs.Error) {
 		}
 		n, ok := value.ParseNumber(string(v.Val))
 		if !ok {
-			return nil, errs.New(errs.Syntax, "bad number %s", v.Val).At(c.orig, c.textPos(string(v.Val)))
+			return nil, errs.New(errs.Syntax, "bad number %s", shorten(string(v.Val), maxNear)).At(c.orig, c.textPos(string(v.Val)))
 		}
 		return &Literal{Value: n}, nil
 	case sqlparser.ValArg:
@@ -256,7 +256,7 @@ func (c *converter) literal(v *sqlparser.SQLVal) (Expr, *errs.Error) {
 		// X'0a1b': a binary (B) value.
 		b, err := hex.DecodeString(string(v.Val))
 		if err != nil {
-			return nil, errs.New(errs.Syntax, "bad binary literal X'%s': %v", v.Val, err).At(c.orig, c.textPos(sqlparser.String(v)))
+			return nil, errs.New(errs.Syntax, "bad binary literal X'%s': %v", shorten(string(v.Val), maxNear), err).At(c.orig, c.textPos(sqlparser.String(v)))
 		}
 		return &Literal{Value: value.Binary(b)}, nil
 	}
@@ -320,7 +320,7 @@ func (c *converter) call(f *sqlparser.FuncExpr, clause string) (Expr, *errs.Erro
 	if len(f.Exprs) == 1 {
 		if star, ok := f.Exprs[0].(*sqlparser.StarExpr); ok {
 			if name != "COUNT" || f.Distinct || !star.TableName.IsEmpty() {
-				return nil, c.unsupported(at, "%s is not supported", sqlparser.String(f)).
+				return nil, c.unsupported(at, "%s is not supported", shorten(sqlparser.String(f), maxNear)).
 					WithHint("only COUNT(*) takes a star")
 			}
 			fn.Star = true
