@@ -50,7 +50,7 @@ func TestRandomSelectsAgreeWithSQLite(t *testing.T) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			fx := testkit.Load(t, b, "school")
+			fx := testkit.LoadRandom(t, b)
 			ctx := context.Background()
 			failures, nonempty, rows, refused := 0, 0, 0, 0
 			fail := func(i int, q testkit.RandomSelect, format string, args ...any) {

@@ -78,7 +78,7 @@ func eval(e parser.Expr, en env) (value.Value, error) {
 		if !ok1 || !ok2 {
 			return nil, errs.New(errs.Invalid, "LIKE compares strings, got %s LIKE %s", value.Literal(v), value.Literal(p))
 		}
-		return not(like(s, pat), x.Not), nil
+		return not(like(s, pat, x.Escape), x.Not), nil
 	case *parser.IsNull:
 		v, err := eval(x.Expr, en)
 		if err != nil {
@@ -167,35 +167,42 @@ func and3(a, b value.Value) value.Value {
 	return nil
 }
 
-// like matches s against a LIKE pattern: % any run, _ one character.
-// It is case-sensitive, like DynamoDB's begins_with.
-func like(s, pat string) bool {
-	if pat == "" {
-		return s == ""
-	}
-	switch pat[0] {
-	case '%':
-		rest := strings.TrimLeft(pat, "%")
-		if rest == "" {
-			return true
-		}
-		for i := range len(s) + 1 {
-			if like(s[i:], rest) {
-				return true
+// like matches s against a LIKE pattern: % any run, _ one character,
+// esc (0 for none) making the character after it literal, as
+// parser.LikeTokens reads them. It is case-sensitive, like DynamoDB's
+// begins_with. Matching is greedy with backtracking to the last %, so
+// it takes at most len(s) times the pattern's length steps.
+func like(s, pat string, esc rune) bool {
+	toks := parser.LikeTokens(pat, esc)
+	si, ti := 0, 0
+	starT, starS := -1, 0 // the last % seen, and where in s it resumes
+	for si < len(s) || ti < len(toks) {
+		if ti < len(toks) {
+			switch t := toks[ti]; {
+			case t.Wild == '%':
+				starT, starS = ti, si
+				ti++
+				continue
+			case t.Wild == '_' && si < len(s):
+				_, size := utf8.DecodeRuneInString(s[si:])
+				si += size
+				ti++
+				continue
+			case t.Wild == 0 && strings.HasPrefix(s[si:], t.Lit):
+				si += len(t.Lit)
+				ti++
+				continue
 			}
 		}
-		return false
-	case '_':
-		if s == "" {
+		// A mismatch: let the last % take one more character.
+		if starT < 0 || starS >= len(s) {
 			return false
 		}
-		_, size := utf8.DecodeRuneInString(s)
-		return like(s[size:], pat[1:])
+		_, size := utf8.DecodeRuneInString(s[starS:])
+		starS += size
+		si, ti = starS, starT+1
 	}
-	if s == "" || s[0] != pat[0] {
-		return false
-	}
-	return like(s[1:], pat[1:])
+	return true
 }
 
 func arith(op byte, l, r value.Value) (value.Value, error) {

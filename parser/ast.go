@@ -196,10 +196,18 @@ type Between struct {
 	Not          bool
 }
 
-// Like is Expr [NOT] LIKE Pattern, with % and _ wildcards.
+// Like is Expr [NOT] LIKE Pattern [ESCAPE 'c'], with % (any run of
+// characters) and _ (one character) as wildcards. In Pattern, Escape
+// followed by any character stands for that character itself (\% is a
+// literal %, \\ one backslash), and an Escape that ends the pattern
+// stands for itself, as in MySQL.
 type Like struct {
 	Expr, Pattern Expr
 	Not           bool
+	// Escape is the escape character: \ unless an ESCAPE clause names
+	// another. The parser always sets it; 0 (a Like built by hand) means
+	// no escape character.
+	Escape rune
 }
 
 // IsNull is Expr IS [NOT] NULL.

@@ -10,10 +10,14 @@ import (
 
 // statement parses c.src with sqlparser and converts the result.
 func (c *converter) statement() (Statement, *errs.Error) {
-	st, err := sqlparser.ParseStrictDDL(c.src)
+	if err := c.checkNesting(); err != nil {
+		return nil, err
+	}
+	st, err := sqlparser.ParseStrictDDL(markEscapes(c.src))
 	if err != nil {
 		return nil, c.syntaxError(err)
 	}
+	restoreStrings(st)
 	switch s := st.(type) {
 	case *sqlparser.Select:
 		return c.selectStmt(s)

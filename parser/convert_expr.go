@@ -141,7 +141,7 @@ func (c *converter) expr(e sqlparser.Expr, clause string) (Expr, *errs.Error) {
 		return nil, c.unsupported(c.findText("default"), "DEFAULT is not supported").
 			WithHint("leave the column out")
 	}
-	return nil, errs.New(errs.Unsupported, "expression %s is not supported", sqlparser.String(e))
+	return nil, errs.New(errs.Unsupported, "expression %s is not supported", shorten(sqlparser.String(e), maxNear))
 }
 
 // pair converts two operands in the order they are written.
@@ -158,10 +158,6 @@ func (c *converter) pair(l, r sqlparser.Expr, clause string) (Expr, Expr, *errs.
 }
 
 func (c *converter) comparison(e *sqlparser.ComparisonExpr, clause string) (Expr, *errs.Error) {
-	if e.Escape != nil {
-		return nil, c.unsupported(c.findText("escape"), "LIKE ... ESCAPE is not supported").
-			WithHint("DynamoDB matches prefixes only; write LIKE 'prefix%%'")
-	}
 	switch e.Operator {
 	case sqlparser.RegexpStr, sqlparser.NotRegexpStr:
 		return nil, c.unsupported(c.findText("regexp"), "REGEXP is not supported").
@@ -207,7 +203,11 @@ func (c *converter) comparison(e *sqlparser.ComparisonExpr, clause string) (Expr
 	}
 	switch e.Operator {
 	case sqlparser.LikeStr, sqlparser.NotLikeStr:
-		return &Like{Expr: l, Pattern: r, Not: e.Operator == sqlparser.NotLikeStr}, nil
+		esc, err := c.likeEscape(e.Escape)
+		if err != nil {
+			return nil, err
+		}
+		return &Like{Expr: l, Pattern: r, Not: e.Operator == sqlparser.NotLikeStr, Escape: esc}, nil
 	case sqlparser.NotEqualStr: // sqlparser writes <> as != too
 		return &Compare{Op: "<>", L: l, R: r}, nil
 	}
@@ -254,9 +254,13 @@ func (c *converter) literal(v *sqlparser.SQLVal) (Expr, *errs.Error) {
 	case sqlparser.StrVal:
 		return &Literal{Value: string(v.Val)}, nil
 	case sqlparser.IntVal, sqlparser.FloatVal:
+		if why, hint := numberProblem(string(v.Val)); why != "" {
+			return nil, errs.New(errs.Invalid, "the number %s %s", shorten(string(v.Val), maxNear), why).
+				At(c.orig, c.textPos(string(v.Val))).WithHint("%s", hint)
+		}
 		n, ok := value.ParseNumber(string(v.Val))
 		if !ok {
-			return nil, errs.New(errs.Syntax, "bad number %s", v.Val).At(c.orig, c.textPos(string(v.Val)))
+			return nil, errs.New(errs.Syntax, "bad number %s", shorten(string(v.Val), maxNear)).At(c.orig, c.textPos(string(v.Val)))
 		}
 		return &Literal{Value: n}, nil
 	case sqlparser.ValArg:
@@ -265,7 +269,7 @@ func (c *converter) literal(v *sqlparser.SQLVal) (Expr, *errs.Error) {
 		// X'0a1b': a binary (B) value.
 		b, err := hex.DecodeString(string(v.Val))
 		if err != nil {
-			return nil, errs.New(errs.Syntax, "bad binary literal X'%s': %v", v.Val, err).At(c.orig, c.textPos(sqlparser.String(v)))
+			return nil, errs.New(errs.Syntax, "bad binary literal X'%s': %v", shorten(string(v.Val), maxNear), err).At(c.orig, c.textPos(sqlparser.String(v)))
 		}
 		return &Literal{Value: value.Binary(b)}, nil
 	}
@@ -329,7 +333,7 @@ func (c *converter) call(f *sqlparser.FuncExpr, clause string) (Expr, *errs.Erro
 	if len(f.Exprs) == 1 {
 		if star, ok := f.Exprs[0].(*sqlparser.StarExpr); ok {
 			if name != "COUNT" || f.Distinct || !star.TableName.IsEmpty() {
-				return nil, c.unsupported(at, "%s is not supported", sqlparser.String(f)).
+				return nil, c.unsupported(at, "%s is not supported", shorten(sqlparser.String(f), maxNear)).
 					WithHint("only COUNT(*) takes a star")
 			}
 			fn.Star = true

@@ -105,6 +105,9 @@ func (f formatter) expr(e Expr, min int) {
 		f.expr(e.Hi, precAdd)
 	case *Like:
 		f.binary(e.Expr, strings.TrimSpace(not(e.Not)+" LIKE"), e.Pattern, precAdd, precAdd)
+		if e.Escape != '\\' && e.Escape != 0 {
+			f.b.WriteString(" ESCAPE " + literal(string(e.Escape)))
+		}
 	case *IsNull:
 		f.expr(e.Expr, precAdd)
 		f.b.WriteString(" IS" + not(e.Not) + " NULL")
@@ -178,16 +181,20 @@ func not(b bool) string {
 }
 
 // literal prints a constant as SQL. Backslashes are escaped because
-// MySQL, and so sqlparser, read them as escapes inside strings.
+// MySQL, and so sqlparser, read them as escapes inside strings; so are
+// the control characters MySQL has an escape for, which would otherwise
+// break the line (\n, \r) or the statement (NUL) they are printed in.
 func literal(v value.Value) string {
 	switch v := v.(type) {
 	case string:
-		return "'" + strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(v) + "'"
+		return "'" + stringEscaper.Replace(v) + "'"
 	case bool:
 		return strings.ToUpper(fmt.Sprint(v))
 	}
 	return value.Literal(v)
 }
+
+var stringEscaper = strings.NewReplacer(`'`, `''`, `\`, `\\`, "\x00", `\0`, "\n", `\n`, "\r", `\r`, "\b", `\b`, "\x1a", `\Z`)
 
 var (
 	plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -66,6 +66,8 @@ func FuzzParse(f *testing.F) {
 		"INSERT INTO t (a, b) VALUES (1, 'x') ON DUPLICATE KEY UPDATE b = 'y'",
 		"EXPLAIN UPDATE t SET a = a + 1 WHERE id = ?",
 		"CHECK COPIES FOR users WHERE id = '12'",
+		`SELECT * FROM t WHERE a LIKE 'rz\_%' AND b NOT LIKE 'x!%y' ESCAPE '!' AND c = 'tab\t\0\\'`,
+		"SELECT * FROM t WHERE a = 'caf\xe9' OR b = 1e126 OR c = 123456789012345678901234567890123456789",
 	} {
 		f.Add(s)
 	}

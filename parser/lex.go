@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/dynosql/dynosql/internal/errs"
 )
@@ -106,8 +107,8 @@ func closeQuote(s string, i int) int {
 // Split cuts a script into statements on semicolons outside quotes and
 // comments. Each statement is returned trimmed of surrounding white space,
 // without its ';'; stretches holding nothing but white space and comments
-// are dropped. An unclosed quote or comment is a Syntax error positioned
-// in script.
+// are dropped. An unclosed quote or comment, a byte that is not UTF-8 and
+// a NUL byte are Syntax errors positioned in script.
 func Split(script string) ([]string, error) {
 	spans, err := statementSpans(script)
 	if err != nil {
@@ -123,6 +124,9 @@ func Split(script string) ([]string, error) {
 // statementSpans returns the [start, end) offsets of the statements of
 // script as Split cuts them.
 func statementSpans(script string) ([][2]int, *errs.Error) {
+	if err := checkText(script); err != nil {
+		return nil, err
+	}
 	us, err := units(script)
 	if err != nil {
 		return nil, err
@@ -131,7 +135,7 @@ func statementSpans(script string) ([][2]int, *errs.Error) {
 	start, content := 0, false
 	add := func(end int) {
 		if content {
-			s := strings.TrimSpace(script[start:end])
+			s := strings.TrimFunc(script[start:end], isBlank)
 			first := start + strings.Index(script[start:end], s)
 			spans = append(spans, [2]int{first, first + len(s)})
 		}
@@ -144,12 +148,16 @@ func statementSpans(script string) ([][2]int, *errs.Error) {
 		case unitQuote:
 			content = true
 		case unitCode:
-			content = content || strings.TrimSpace(script[u.start:u.end]) != ""
+			content = content || strings.TrimFunc(script[u.start:u.end], isBlank) != ""
 		}
 	}
 	add(len(script))
 	return spans, nil
 }
+
+// isBlank reports whether r is white space between statements, a byte
+// order mark included: editors put U+FEFF at the start of files.
+func isBlank(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
 // Complete reports whether buf ends a statement: its last unit outside
 // white space and comments is a ';' that is not inside a quote or comment.

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/xwb1989/sqlparser"
 
@@ -13,8 +14,9 @@ import (
 // Parse reads exactly one statement (a trailing ';' is allowed) and
 // returns it as one of *Select, *Insert, *Update, *Delete, *Explain or
 // *CheckCopies. Errors are *errs.Error of kind Syntax (the text does not
-// parse) or Unsupported (valid MySQL that dynosql does not translate),
-// positioned in sql.
+// parse, or is not UTF-8), Unsupported (valid MySQL that dynosql does not
+// translate) or Invalid (a number DynamoDB cannot hold), positioned in
+// sql.
 func Parse(sql string) (st Statement, err error) {
 	defer func() {
 		// sqlparser panics on some malformed input; no input may crash
@@ -256,6 +258,12 @@ func (c *converter) syntaxError(err error) *errs.Error {
 		return errs.New(errs.Syntax, "%s", err.Error()).Wrap(err)
 	}
 	n, _ := strconv.Atoi(m[2])
+	hint := ""
+	if m[1] == "max nesting level reached" {
+		// sqlparser stops at 200 levels of parentheses.
+		m[1] = "parentheses nest more than 199 deep"
+		hint = "write the expression with fewer parentheses"
+	}
 	bad := -1 // index of the offending token
 	// Without a near '...' the error is at the end of the text, or at a
 	// punctuation token, which sqlparser does not name.
@@ -275,14 +283,35 @@ func (c *converter) syntaxError(err error) *errs.Error {
 			WithHint("the statement stops before it is complete")
 	}
 	// sqlparser names no token for punctuation; quote it from the text.
-	near := m[3]
+	near := restoreEscapes(m[3])
 	if near == "" {
 		near = c.src[c.toks[bad].start:c.toks[bad].end]
+	}
+	near = shorten(near, maxNear)
+	switch start := c.toks[bad].start; {
+	case start >= len(c.src):
+	case c.src[start] >= utf8.RuneSelf:
+		// sqlparser reads words of ASCII letters only, and names the
+		// first byte of any other character.
+		near, hint = nonASCII(c.src, start)
+	default:
+		near = strings.Map(func(r rune) rune {
+			switch {
+			case r < 0x20:
+				return 0x2400 + r // a control character's picture: ␛
+			case r == 0x7f:
+				return 0x2421 // ␡
+			}
+			return r
+		}, near)
 	}
 	// The position is the offending token's first character, counted from
 	// 1, where the caret points (sqlparser counts from the token's end).
 	e := errs.New(errs.Syntax, "%s at position %d near '%s'", m[1], c.at(c.toks[bad].start)+1, near).
 		At(c.orig, c.at(c.toks[bad].start)).Wrap(err)
+	if hint != "" {
+		return e.WithHint("%s", hint)
+	}
 	// A misspelt keyword is often read as an alias, so the error comes a
 	// token later: look at the token before the offending one too.
 	for _, i := range []int{bad - 1, bad} {
@@ -292,6 +321,11 @@ func (c *converter) syntaxError(err error) *errs.Error {
 		if kw := errs.Nearest(c.toks[i].val, hintKeywords); kw != "" {
 			return e.WithHint("did you mean %s?", kw)
 		}
+	}
+	// A reserved word where a name was meant (SELECT key FROM t).
+	if t := c.toks[bad]; t.typ != sqlparser.ID && t.isWord() && bad > 0 {
+		word := c.src[t.start:t.end]
+		return e.WithHint("if %s is meant as a name, write it in backquotes: `%s`", word, word)
 	}
 	return e
 }

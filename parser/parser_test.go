@@ -3,35 +3,69 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/testtext"
 )
 
 // TestParse runs the golden files in testdata/parse. Commands:
 //
 //	parse    the statement's Dump, or the error with its caret and hint
 //	columns  every column reference with its position and the text there
+//	strings  every string literal's value, Go-quoted, and its length in
+//	         characters; every LIKE's escape character and pattern tokens
+//	split    the statements parser.Split cuts the input into
+//	check    "ok" and the statement's type, or the error
+//
+// Arguments: go reads the input as a Go string literal (for bytes a
+// golden file should not hold: NUL, invalid UTF-8); expand expands
+// [[N:text]] groups (internal/testtext), for statements thousands of
+// characters long.
 //
 // Regenerate with go test ./parser -rewrite, then review the diff.
 func TestParse(t *testing.T) {
 	datadriven.Walk(t, "../testdata/parse", func(t *testing.T, path string) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-			st, err := Parse(d.Input)
-			if err != nil {
-				var e *errs.Error
-				if !errors.As(err, &e) {
-					t.Fatalf("%s: error %T is not an *errs.Error", d.Pos, err)
+			input := d.Input
+			if d.HasArg("go") {
+				s, err := strconv.Unquote(input)
+				if err != nil {
+					t.Fatalf("%s: input is not a Go string literal: %v", d.Pos, err)
 				}
-				return "error: " + e.Error() + "\n" + e.Detail()
+				input = s
 			}
-			checkPositions(t, d, st)
+			if d.HasArg("expand") {
+				input = testtext.Expand(input)
+			}
+			if d.Cmd == "split" {
+				stmts, err := Split(input)
+				if err != nil {
+					return errorText(t, d, err)
+				}
+				var b strings.Builder
+				for _, s := range stmts {
+					fmt.Fprintf(&b, "%q\n", s)
+				}
+				return b.String()
+			}
+			st, err := Parse(input)
+			if err != nil {
+				return errorText(t, d, err)
+			}
+			checkPositions(t, d, input, st)
 			switch d.Cmd {
 			case "parse":
 				return Dump(st)
+			case "strings":
+				return stringsText(st)
+			case "check":
+				return fmt.Sprintf("ok: %T\n", st)
 			case "columns":
 				var b strings.Builder
 				for _, e := range statementExprs(st) {
@@ -39,8 +73,8 @@ func TestParse(t *testing.T) {
 						if c, ok := e.(*Column); ok {
 							text := Format(c)
 							at := ""
-							if c.Pos >= 0 && c.Pos+len(text) <= len(d.Input) {
-								at = d.Input[c.Pos : c.Pos+len(text)]
+							if c.Pos >= 0 && c.Pos+len(text) <= len(input) {
+								at = input[c.Pos : c.Pos+len(text)]
 							}
 							fmt.Fprintf(&b, "%s @%d %q\n", text, c.Pos, at)
 						}
@@ -53,6 +87,59 @@ func TestParse(t *testing.T) {
 			return ""
 		})
 	})
+}
+
+// errorText is the expected output for an error: the one-line form,
+// then the caret and hint. Every error must be an *errs.Error, and its
+// echo at most one line of about 100 characters, so that a statement of
+// thousands is never printed whole.
+func errorText(t *testing.T, d *datadriven.TestData, err error) string {
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%s: error %T is not an *errs.Error", d.Pos, err)
+	}
+	detail := e.Detail()
+	for _, line := range strings.Split(detail, "\n") {
+		if n := utf8.RuneCountInString(line); n > 130 {
+			t.Errorf("%s: the error shows a line of %d characters", d.Pos, n)
+		}
+	}
+	return "error: " + e.Error() + "\n" + detail
+}
+
+// stringsText lists the string literals of st and its LIKEs.
+func stringsText(st Statement) string {
+	var b strings.Builder
+	for _, e := range statementExprs(st) {
+		Walk(e, func(e Expr) bool {
+			switch x := e.(type) {
+			case *Literal:
+				if s, ok := x.Value.(string); ok {
+					n, unit := utf8.RuneCountInString(s), "characters"
+					if n == 1 {
+						unit = "character"
+					}
+					fmt.Fprintf(&b, "string %q  (%d %s)\n", s, n, unit)
+				}
+			case *Like:
+				fmt.Fprintf(&b, "like escape %q", x.Escape)
+				if lit, ok := x.Pattern.(*Literal); ok {
+					if s, ok := lit.Value.(string); ok {
+						for _, tok := range LikeTokens(s, x.Escape) {
+							if tok.Wild != 0 {
+								fmt.Fprintf(&b, " %c", tok.Wild)
+							} else {
+								fmt.Fprintf(&b, " %q", tok.Lit)
+							}
+						}
+					}
+				}
+				b.WriteString("\n")
+			}
+			return true
+		})
+	}
+	return b.String()
 }
 
 // statementExprs returns every expression of s in the order written.
@@ -97,10 +184,10 @@ func statementExprs(s Statement) []Expr {
 
 // checkPositions fails the test unless every table name sits at its Pos
 // in the input, backquoted or not.
-func checkPositions(t *testing.T, d *datadriven.TestData, st Statement) {
+func checkPositions(t *testing.T, d *datadriven.TestData, input string, st Statement) {
 	t.Helper()
 	check := func(name string, pos int) {
-		if pos < 0 || !strings.HasPrefix(d.Input[pos:], name) && !strings.HasPrefix(d.Input[pos:], "`"+name+"`") {
+		if pos < 0 || !strings.HasPrefix(input[pos:], name) && !strings.HasPrefix(input[pos:], "`"+name+"`") {
 			t.Errorf("%s: %s is not at position %d", d.Pos, name, pos)
 		}
 	}
@@ -118,6 +205,6 @@ func checkPositions(t *testing.T, d *datadriven.TestData, st Statement) {
 	case *CheckCopies:
 		check(s.Table, s.Pos)
 	case *Explain:
-		checkPositions(t, d, s.Statement)
+		checkPositions(t, d, input, s.Statement)
 	}
 }

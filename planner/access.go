@@ -68,10 +68,10 @@ func tryPath(slot int, p *mapping.AccessPath, f facts) *access {
 		return nil
 	}
 	a := &access{slot: slot, path: p}
-	pkVals := expand(p.PK.Columns(), binds)
-	if len(pkVals) > limits.KeyValues {
-		return nil
+	if keyCount(p.PK.Columns(), binds) > limits.KeyValues {
+		return nil // see keyLimit
 	}
+	pkVals := expand(p.PK.Columns(), binds)
 	for _, bind := range pkVals {
 		a.pk = append(a.pk, &KeyValue{Key: p.PK, Bind: bind})
 	}
@@ -96,10 +96,10 @@ func tryPath(slot int, p *mapping.AccessPath, f facts) *access {
 		all = all && len(binds[c]) > 0
 	}
 	if all {
-		full := expand(append(p.PK.Columns(), skCols...), binds)
-		if len(full) > limits.KeyValues {
+		if keyCount(append(p.PK.Columns(), skCols...), binds) > limits.KeyValues {
 			return nil
 		}
+		full := expand(append(p.PK.Columns(), skCols...), binds)
 		a.bound = a.bound || anyBound(full)
 		if p.IsBase() {
 			a.point, a.score = true, scorePoint

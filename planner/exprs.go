@@ -34,7 +34,7 @@ func rewrite(e parser.Expr, fn func(parser.Expr) (parser.Expr, error)) (parser.E
 	case *parser.Between:
 		e = &parser.Between{Expr: r(x.Expr), Lo: r(x.Lo), Hi: r(x.Hi), Not: x.Not}
 	case *parser.Like:
-		e = &parser.Like{Expr: r(x.Expr), Pattern: r(x.Pattern), Not: x.Not}
+		e = &parser.Like{Expr: r(x.Expr), Pattern: r(x.Pattern), Not: x.Not, Escape: x.Escape}
 	case *parser.IsNull:
 		e = &parser.IsNull{Expr: r(x.Expr), Not: x.Not}
 	case *parser.And:

@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/testtext"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/planner"
@@ -25,7 +26,9 @@ import (
 // hint; columns (same arguments): the output column names; exec (same
 // arguments): runs the statement on the embedded backend over the
 // dataset and prints each request the SDK really sent, in order of
-// operation and text (requests sent in parallel come in any order). Regenerate
+// operation and text (requests sent in parallel come in any order). With
+// the argument expand, [[N:text]] groups of the statement are expanded
+// (internal/testtext), for IN lists of thousands of keys. Regenerate
 // with go test ./planner -rewrite and review the diff by hand.
 func TestPlan(t *testing.T) {
 	datadriven.Walk(t, "../testdata/plan", func(t *testing.T, path string) {
@@ -44,12 +47,21 @@ func TestPlan(t *testing.T) {
 	})
 }
 
+// input returns the statement of a test case, expanded when it asks.
+func input(d *datadriven.TestData) string {
+	if d.HasArg("expand") {
+		return testtext.Expand(d.Input)
+	}
+	return d.Input
+}
+
 func planText(t testing.TB, d *datadriven.TestData) string {
 	p, args := plannerFor(t, d)
-	stmt, err := parser.Parse(d.Input)
+	sql := input(d)
+	stmt, err := parser.Parse(sql)
 	if err == nil {
 		var plan *planner.Plan
-		if plan, err = p.Plan(d.Input, stmt, args); err == nil {
+		if plan, err = p.Plan(sql, stmt, args); err == nil {
 			return plan.String()
 		}
 	}
@@ -63,11 +75,12 @@ func planText(t testing.TB, d *datadriven.TestData) string {
 // columnsText prints the output column names of a SELECT, one a line.
 func columnsText(t testing.TB, d *datadriven.TestData) string {
 	p, args := plannerFor(t, d)
-	stmt, err := parser.Parse(d.Input)
+	sql := input(d)
+	stmt, err := parser.Parse(sql)
 	if err != nil {
 		t.Fatalf("%s: %v", d.Pos, err)
 	}
-	plan, err := p.Plan(d.Input, stmt, args)
+	plan, err := p.Plan(sql, stmt, args)
 	if err != nil {
 		t.Fatalf("%s: %v", d.Pos, err)
 	}
@@ -88,6 +101,7 @@ func plannerFor(t testing.TB, d *datadriven.TestData) (*planner.Planner, []value
 			consistent = true
 		case "allow_scan":
 			allowScan = true
+		case "expand":
 		case "args":
 			for _, v := range a.Vals {
 				if n, ok := value.ParseNumber(v); ok {

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -148,7 +147,8 @@ func pushable(e parser.Expr) bool {
 }
 
 // likePrefix returns the literal text before the first wildcard of a LIKE
-// pattern, when the pattern is a string literal that starts with some.
+// pattern, escapes applied (LIKE 'a\_b%' gives a_b), when the pattern
+// is a string literal that starts with some.
 func likePrefix(l *parser.Like) (string, bool) {
 	lit, ok := l.Pattern.(*parser.Literal)
 	if !ok {
@@ -158,9 +158,9 @@ func likePrefix(l *parser.Like) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	i := strings.IndexAny(s, "%_")
-	if i < 0 {
-		i = len(s)
+	toks := parser.LikeTokens(s, l.Escape)
+	if len(toks) == 0 || toks[0].Wild != 0 {
+		return "", false
 	}
-	return s[:i], i > 0
+	return toks[0].Lit, true
 }

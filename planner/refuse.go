@@ -8,8 +8,12 @@ import (
 	"github.com/dynosql/dynosql/mapping"
 )
 
-// refuse explains why slot s cannot be read without a Scan.
+// refuse explains why slot s cannot be read without a Scan, or, when
+// the reason is that IN lists give too many keys, says so (keyLimit).
 func (b *selectBuilder) refuse(s int) error {
+	if err := b.keyLimit(s); err != nil {
+		return err
+	}
 	sl := b.sc.slots[s]
 	var by []string
 	conds := b.pool

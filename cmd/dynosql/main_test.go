@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynosql/dynosql/internal/cli"
 	"github.com/dynosql/dynosql/internal/ddblocal"
+	"github.com/dynosql/dynosql/internal/testtext"
 )
 
 // TestMain runs the tests, or, when the test binary is invoked under the
@@ -43,13 +44,16 @@ func params(t *testing.T, files []string, env ...string) testscript.Params {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
 			e.Setenv("SCHOOL_MAPPING", mustAbs(t, "../../testdata/school/mapping.yaml"))
+			e.Setenv("LATIN1_E", "\xe9") // é in Latin-1: not UTF-8
 			for _, kv := range env {
 				k, v, _ := strings.Cut(kv, "=")
 				e.Setenv(k, v)
 			}
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "perm": perm},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": exits, "perm": perm, "expand": expand, "unhex": unhex,
+		},
 	}
 }
 
@@ -89,6 +93,40 @@ func perm(ts *testscript.TestScript, neg bool, args []string) {
 	if got := fi.Mode().Perm(); got != os.FileMode(want) {
 		ts.Fatalf("%s has mode %04o, want %04o", args[1], got, want)
 	}
+}
+
+// expand writes DST with the text of SRC, its [[N:text]] groups expanded
+// (internal/testtext): statements thousands of characters long.
+//
+//	expand in1001.sql long.sql
+func expand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: expand SRC DST")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(testtext.Expand(ts.ReadFile(args[0]))), 0o644))
+}
+
+// unhex rewrites FILE with each \xHH in it replaced by the byte HH: text
+// that is not UTF-8, or holds NUL bytes, which a script cannot hold.
+//
+//	unhex latin1.sql
+func unhex(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: unhex FILE")
+	}
+	s := ts.ReadFile(args[0])
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if strings.HasPrefix(s[i:], `\x`) && i+4 <= len(s) {
+			if v, err := strconv.ParseUint(s[i+2:i+4], 16, 8); err == nil {
+				b = append(b, byte(v))
+				i += 3
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b, 0o644))
 }
 
 func mustAbs(t *testing.T, path string) string {

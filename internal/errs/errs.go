@@ -84,36 +84,20 @@ func (e *Error) Is(target error) bool {
 	return ok && k == e.Kind
 }
 
-// Detail returns the lines that follow the one-line form: the statement
-// with a caret under the position, then the hint. It is empty when there
+// Detail returns the lines that follow the one-line form: the line of
+// the statement holding the position (about 100 characters of it around
+// the position, see echoLine) with a caret under it, then the hint. It is empty when there
 // is nothing more to say.
 func (e *Error) Detail() string {
 	var b strings.Builder
 	if e.Pos >= 0 && e.SQL != "" {
-		line, col := lineAt(e.SQL, e.Pos)
+		line, col := echoLine(e.SQL, e.Pos)
 		fmt.Fprintf(&b, "  %s\n  %s^\n", line, strings.Repeat(" ", col))
 	}
 	if e.Hint != "" {
 		fmt.Fprintf(&b, "hint: %s\n", e.Hint)
 	}
 	return b.String()
-}
-
-// lineAt returns the line of s holding byte offset pos, and pos's column
-// in it counted in runes, tabs shown as spaces so the caret lines up.
-func lineAt(s string, pos int) (string, int) {
-	if pos > len(s) {
-		pos = len(s)
-	}
-	start := strings.LastIndexByte(s[:pos], '\n') + 1
-	end := strings.IndexByte(s[pos:], '\n')
-	if end < 0 {
-		end = len(s)
-	} else {
-		end += pos
-	}
-	line := strings.ReplaceAll(s[start:end], "\t", " ")
-	return line, len([]rune(s[start:pos]))
 }
 
 // As returns err as an *Error, turning any other error into an Internal one

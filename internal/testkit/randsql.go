@@ -43,7 +43,8 @@ func (q RandomSelect) OracleArgs() []any { return q.Args }
 // key serves each (a union of key reads). A few are ORs with a branch no
 // key serves, which dynosql must refuse (Refused). They avoid what dynosql
 // documents as different from SQL engines: LIKE patterns other than a
-// prefix, and division.
+// prefix (save those with escapes, randlike.go), and division. They are
+// meant for the school dataset with LoadRandom's rows added.
 //
 // What came after the first version draws from a second stream (gen.x),
 // so that the statements of the first one stay as they were for a seed,
@@ -135,6 +136,9 @@ type statement struct {
 	// extHaving is the condition havingAlias added to HAVING, whose
 	// placeholders draw from the second stream.
 	extHaving string
+	// likes are the LIKEs with escapes written, for SQLite's spelling
+	// (randlike.go).
+	likes []likeRewrite
 }
 
 func (g *gen) statement() RandomSelect {
@@ -436,7 +440,7 @@ func (st *statement) keyRange(col string, vals []string, name string) string {
 		a, b := v(), v()
 		return fmt.Sprintf("%s BETWEEN %s AND %s", col, a, b)
 	default:
-		return fmt.Sprintf("%s LIKE %s", col, quoteSQL(pick(g, randPrefixes[name])+"%"))
+		return st.escapedLike(col, name, fmt.Sprintf("%s LIKE %s", col, quoteSQL(pick(g, randPrefixes[name])+"%")))
 	}
 }
 
@@ -510,7 +514,7 @@ func (st *statement) predicate(ts []*table, depth int) string {
 	case 3:
 		return fmt.Sprintf("%s %sIN %s", col, st.not(), g.inList(vals))
 	case 4, 5:
-		return fmt.Sprintf("%s %sLIKE %s", col, st.not(), quoteSQL(pick(g, randPrefixes[c.name])+"%"))
+		return st.escapedLike(col, c.name, fmt.Sprintf("%s %sLIKE %s", col, st.not(), quoteSQL(pick(g, randPrefixes[c.name])+"%")))
 	case 6: // the literal first
 		return fmt.Sprintf("%s %s %s", lit(), pick(g, []string{"=", "<>", "<", ">="}), col)
 	case 7: // against another string column
@@ -789,6 +793,7 @@ func (st *statement) render() RandomSelect {
 	if g.chance(0.15) {
 		st.placeholders(&q)
 	}
+	st.sqliteLikes(&q)
 	return q
 }
 
