@@ -1,10 +1,12 @@
 package dynosql_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -89,9 +92,8 @@ func TestBackendErrorsNameTheRequest(t *testing.T) {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
 			fx := testkit.Load(t, b, "school")
-			m := *fx.Mapping
-			m.Table += "-missing"
-			db, err := dynosql.Open(context.Background(), &m, fx.Client, dynosql.WithoutTableCheck())
+			m := missingTable(t)
+			db, err := dynosql.Open(context.Background(), m, fx.Client, dynosql.WithoutTableCheck())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,11 +113,23 @@ func TestBackendErrorsNameTheRequest(t *testing.T) {
 	}
 }
 
+// missingTable is the school mapping of a table that does not exist.
+func missingTable(t *testing.T) *mapping.Mapping {
+	data, err := os.ReadFile("testdata/school/mapping.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mapping.Parse("school-missing.yaml", bytes.Replace(data, []byte("table: School\n"), []byte("table: School-missing\n"), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func TestOpenChecksTheTableExists(t *testing.T) {
 	fx := testkit.Load(t, embedded, "school")
-	m := *fx.Mapping
-	m.Table += "-missing"
-	_, err := dynosql.Open(context.Background(), &m, fx.Client)
+	m := missingTable(t)
+	_, err := dynosql.Open(context.Background(), m, fx.Client)
 	if !errors.Is(err, dynosql.ErrBackend) || !strings.Contains(err.Error(), m.Table) {
 		t.Errorf("got %v, want a backend error naming %s", err, m.Table)
 	}

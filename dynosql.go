@@ -20,10 +20,12 @@ import (
 // satisfies it. It has no Scan.
 type Client = executor.Client
 
-// DB runs statements against one table through one mapping. It is safe
-// for concurrent use by many goroutines.
+// DB runs statements against the entities of one mapping and, raw, the
+// other DynamoDB tables its client reaches. It is safe for concurrent use
+// by many goroutines.
 type DB struct {
 	m        *mapping.Mapping
+	cat      *catalog
 	planner  *planner.Planner
 	exec     *executor.Executor
 	closers  []func() error
@@ -80,13 +82,18 @@ func WithoutTableCheck() Option { return func(c *config) { c.checkTable = false 
 // Open returns a DB for mapping m over client. Unless WithoutTableCheck is
 // given, it checks the mapping against DescribeTable (key names, index
 // names and keys) and learns each index's projection.
+//
+// A statement may also name a DynamoDB table the mapping does not
+// describe: it is read raw, its columns the items' attributes (see
+// mapping.Raw), after one DescribeTable the first time it is named. With
+// a nil m every table is read raw.
 func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option) (*DB, error) {
 	c := config{checkTable: true}
 	for _, o := range opts {
 		o(&c)
 	}
 	var quirks planner.Quirks
-	if c.checkTable {
+	if c.checkTable && m != nil {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(m.Table)})
@@ -105,9 +112,11 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 		}
 	}
 	hooks := c.safety.open(c.hooks)
+	cat := newCatalog(m, client)
 	return &DB{
 		m:       m,
-		planner: planner.New(m, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts, AllowScan: c.allowScan}),
+		cat:     cat,
+		planner: planner.New(cat, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts, AllowScan: c.allowScan}),
 		exec:    executor.New(client, executor.Options{Concurrency: c.concurrency, OnRequest: hooks}),
 		safety:  c.safety,
 	}, nil
@@ -122,7 +131,7 @@ func OpenFile(ctx context.Context, path string, client Client, opts ...Option) (
 	return Open(ctx, m, client, opts...)
 }
 
-// Mapping returns the DB's mapping.
+// Mapping returns the DB's mapping, nil when it has none.
 func (db *DB) Mapping() *mapping.Mapping { return db.m }
 
 // Close releases what the DB started (the embedded backend of OpenDemo
@@ -150,23 +159,42 @@ func (db *DB) Explain(sql string, args ...any) (*planner.Plan, error) {
 	if ex, ok := stmt.(*parser.Explain); ok {
 		stmt = ex.Statement
 	}
-	return db.plan(sql, stmt, args)
+	return db.plan(context.Background(), sql, stmt, args)
 }
 
-// Plan parses and plans sql with args without sending anything, for
-// QueryPlan or ExecPlan. Unlike Explain, it keeps an EXPLAIN statement as
-// it is: the plan's Explain field tells the caller to print it only.
+// Plan parses and plans sql with args, for QueryPlan or ExecPlan. Unlike
+// Explain, it keeps an EXPLAIN statement as it is: the plan's Explain
+// field tells the caller to print it only. Planning sends nothing, but
+// for a DescribeTable of each raw table the DB has not described yet.
 func (db *DB) Plan(sql string, args ...any) (*planner.Plan, error) {
+	return db.PlanContext(context.Background(), sql, args...)
+}
+
+// PlanContext is Plan with a context for the DescribeTable requests of
+// raw tables named for the first time.
+func (db *DB) PlanContext(ctx context.Context, sql string, args ...any) (*planner.Plan, error) {
 	stmt, err := parser.Parse(sql)
 	if err != nil {
 		return nil, err
 	}
-	return db.plan(sql, stmt, args)
+	return db.plan(ctx, sql, stmt, args)
 }
 
-func (db *DB) plan(sql string, stmt parser.Statement, args []any) (*planner.Plan, error) {
+// describeTimeout bounds the DescribeTable of a raw table when the
+// caller's context has no deadline of its own.
+const describeTimeout = 30 * time.Second
+
+func (db *DB) plan(ctx context.Context, sql string, stmt parser.Statement, args []any) (*planner.Plan, error) {
 	vals, err := values(args)
 	if err != nil {
+		return nil, err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, describeTimeout)
+		defer cancel()
+	}
+	if err := db.cat.learn(ctx, sql, stmt); err != nil {
 		return nil, err
 	}
 	return db.planner.Plan(sql, stmt, vals)
@@ -176,7 +204,7 @@ func (db *DB) plan(sql string, stmt parser.Statement, args []any) (*planner.Plan
 // COPIES. Rows are read from DynamoDB as Next asks for them. args fill
 // the statement's ? placeholders in order, as DynamoDB values.
 func (db *DB) Query(ctx context.Context, sql string, args ...any) (*Rows, error) {
-	p, err := db.Plan(sql, args...)
+	p, err := db.PlanContext(ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -199,11 +227,30 @@ func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	types := make([]string, len(p.Columns))
-	for i, c := range p.Columns {
-		types[i] = c.Type
+	cols := r.Columns()
+	return &Rows{src: r, columns: cols, types: columnTypes(p, cols)}, nil
+}
+
+// columnTypes returns the type of each output column. A raw table's
+// SELECT * has columns the plan did not know: the key attributes have
+// the table's key types, other attributes none.
+func columnTypes(p *planner.Plan, cols []string) []string {
+	types := make([]string, len(cols))
+	if _, spread := p.Root.(*planner.Spread); !spread {
+		for i, c := range p.Columns {
+			types[i] = c.Type
+		}
+		return types
 	}
-	return &Rows{src: r, columns: r.Columns(), types: types}, nil
+	for i, name := range cols {
+		for _, sl := range p.Slots {
+			if t := sl.Entity.Columns[name]; t != "" && sl.Entity.IsKeyColumn(name) {
+				types[i] = t
+				break
+			}
+		}
+	}
+	return types
 }
 
 // Result is what a write did.
@@ -223,7 +270,7 @@ type Result struct {
 // Exec runs a statement that writes: INSERT, UPDATE, DELETE or REPAIR
 // COPIES.
 func (db *DB) Exec(ctx context.Context, sql string, args ...any) (Result, error) {
-	p, err := db.Plan(sql, args...)
+	p, err := db.PlanContext(ctx, sql, args...)
 	if err != nil {
 		return Result{}, err
 	}

@@ -97,14 +97,11 @@ func ExampleScanRefusedError() {
 	if errors.As(err, &refused) {
 		fmt.Println("no key for", refused.Entity, "in table", refused.Table)
 	}
-	fmt.Println(err)
-	fmt.Print(refused.Detail())
+	fmt.Println(err) // the message, then the hint on a line of its own
 	// Output:
 	// no key for students in table School
 	// refused: reading students by name would need a Scan of School
-	//   SELECT id FROM students WHERE name = ?
-	//                  ^
-	// hint: add WHERE students.id = ... (the key PK = STU#{id}), or add an index keyed on name
+	// hint: add WHERE students.id = ... (the key PK = STU#{id}), or add an index keyed on name; to read the whole table anyway, allow a Scan (--allow-scan)
 }
 
 // A parse error points into the statement; Detail draws the caret.

@@ -22,7 +22,7 @@ func TestWithProgressReportsEachTransactionOfAnInsert(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	db, err := dynosql.OpenEmbedded(ctx, m)
+	db, err := dynosql.OpenEmbedded(ctx, m, dynosql.WithNonAtomicInserts())
 	if err != nil {
 		t.Fatal(err)
 	}

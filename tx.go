@@ -28,7 +28,7 @@ func (db *DB) Begin() *Tx { return &Tx{db: db} }
 // RowsAffected counts the rows the statement names; whether they are
 // written is known at Commit.
 func (tx *Tx) Exec(ctx context.Context, sql string, args ...any) (Result, error) {
-	p, err := tx.db.Plan(sql, args...)
+	p, err := tx.db.PlanContext(ctx, sql, args...)
 	if err != nil {
 		return Result{}, err
 	}

@@ -220,8 +220,8 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 		return nil, dsnError("demo=1 brings its own mapping and backend; give it alone")
 	case cfg.embedded && cfg.endpoint != "":
 		return nil, dsnError("embedded=1 and endpoint=%s name two backends; give one", cfg.endpoint)
-	case !cfg.demo && cfg.mapping == "":
-		return nil, dsnError("no mapping file").
+	case cfg.embedded && cfg.mapping == "":
+		return nil, dsnError("embedded=1 needs a mapping: the table it makes is the mapping's").
 			WithHint("add mapping=path/to/mapping.yaml, or use demo=1 for the built-in school dataset")
 	}
 	return cfg, nil
@@ -250,6 +250,10 @@ func (cfg *dsnConfig) open(ctx context.Context) (*dynosql.DB, error) {
 	client, err := backend.NewClient(ctx, backend.Options{Endpoint: cfg.endpoint, Region: cfg.region, Profile: cfg.profile})
 	if err != nil {
 		return nil, err
+	}
+	if cfg.mapping == "" {
+		// Every table read raw.
+		return dynosql.Open(ctx, nil, client, cfg.opts...)
 	}
 	return dynosql.OpenFile(ctx, cfg.mapping, client, cfg.opts...)
 }

@@ -437,8 +437,7 @@ func TestOpenEmbeddedDSNs(t *testing.T) {
 
 func TestBadDSNsAreRefusedAtOpen(t *testing.T) {
 	cases := []struct{ dsn, want string }{
-		{"", "no mapping file"},
-		{"endpoint=http://127.0.0.1:1", "no mapping file"},
+		{"embedded=1", "embedded=1 needs a mapping"},
 		{"mapping=m.yaml&consistnt=true", "did you mean consistent?"},
 		{"mapping=m.yaml&consistent=maybe", "not true or false"},
 		{"mapping=m.yaml&concurrency=0", "not a positive whole number"},

@@ -71,6 +71,13 @@ func (ex *Executor) Query(ctx context.Context, p *planner.Plan) (*Rows, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	r := ex.newRun(p.Slots)
+	if rows, ok, err := r.catalogRows(ctx, p.Root); ok {
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		return &Rows{columns: p.ColumnNames(), it: &sliceRows{rows: rows}, ctx: ctx, cancel: cancel, run: r}, nil
+	}
 	it, err := r.rows(p.Root)
 	if err != nil {
 		cancel()

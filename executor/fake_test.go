@@ -99,6 +99,10 @@ func (f *fakeClient) DescribeTable(context.Context, *dynamodb.DescribeTableInput
 	panic("DescribeTable: not scripted")
 }
 
+func (f *fakeClient) ListTables(context.Context, *dynamodb.ListTablesInput, ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	panic("ListTables: not scripted")
+}
+
 // school is the school mapping, and plan plans a statement over it.
 func school(t *testing.T) *mapping.Mapping {
 	t.Helper()

@@ -40,7 +40,7 @@ func (r *run) rows(n planner.Node) (rowIter, error) {
 		return &trimIter{in: in, n: x.N}, err
 	case *planner.Spread:
 		in, err := r.rows(x.Input)
-		return &spreadIter{in: in, s: x, keys: r.keyOrder()}, err
+		return &spreadIter{in: in, s: x}, err
 	case *planner.UnionRows:
 		u := &unionRowsIter{}
 		for _, side := range x.Sides {
@@ -386,27 +386,12 @@ func (it *unionRowsIter) next(ctx context.Context) ([]value.Value, error) {
 	return nil, nil
 }
 
-// keyOrder returns the key attributes of the run's tables, the tables'
-// own first: the order a raw table's columns start with.
-func (r *run) keyOrder() []string {
-	var out []string
-	for _, sl := range r.slots {
-		for _, a := range sl.Entity.Mapping().KeyAttrs() {
-			if !slices.Contains(out, a) {
-				out = append(out, a)
-			}
-		}
-	}
-	return out
-}
-
 // spreadIter reads every row, then yields them with each star column
 // (a map of every attribute) spread into one column per attribute any
 // row holds: key attributes first, then by name.
 type spreadIter struct {
 	in    rowIter
 	s     *planner.Spread
-	keys  []string
 	cols  []string
 	names [][]string // per star, its attributes in order
 	rows  [][]value.Value
@@ -422,6 +407,9 @@ func (it *spreadIter) columns(ctx context.Context) ([]string, error) {
 	seen := make([]map[string]bool, len(it.s.Stars))
 	for i := range seen {
 		seen[i] = map[string]bool{}
+		for _, k := range it.s.Base[i] {
+			seen[i][k] = true
+		}
 	}
 	for {
 		row, err := it.in.next(ctx)
@@ -441,7 +429,7 @@ func (it *spreadIter) columns(ctx context.Context) ([]string, error) {
 	}
 	it.names = make([][]string, len(it.s.Stars))
 	for i := range it.s.Stars {
-		for _, k := range it.keys {
+		for _, k := range it.s.Keys[i] {
 			if seen[i][k] {
 				it.names[i] = append(it.names[i], k)
 			}

@@ -176,6 +176,15 @@ func (m *Mapping) EntityNames() []string {
 	return slices.Sorted(maps.Keys(m.Entities))
 }
 
+// EntityList returns the entities in name order.
+func (m *Mapping) EntityList() []*Entity {
+	out := make([]*Entity, 0, len(m.Entities))
+	for _, n := range m.EntityNames() {
+		out = append(out, m.Entities[n])
+	}
+	return out
+}
+
 // IndexNames returns the index names, sorted.
 func (m *Mapping) IndexNames() []string {
 	return slices.Sorted(maps.Keys(m.Indexes))
@@ -267,6 +276,28 @@ func (e *Entity) BaseKeyColumns() []string {
 		cols = append(cols, b.SK.Columns()...)
 	}
 	return dedupe(cols)
+}
+
+// SetInPlace reports whether UpdateItem can SET key column col as it
+// sets any attribute: only indexes are keyed on it, and each key
+// attribute that holds it is named after it and holds it alone
+// (status: "{status}"). Setting any other key column rewrites the item.
+func (e *Entity) SetInPlace(col string) bool {
+	if slices.Contains(e.BaseKeyColumns(), col) {
+		return false
+	}
+	found := false
+	for _, attr := range e.KeyAttrs() {
+		k := e.Key(attr)
+		if k == nil || !slices.Contains(k.Columns(), col) {
+			continue
+		}
+		if attr != col || k.Raw != "{"+col+"}" {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // ColumnNames returns the entity's columns, sorted, with the columns of its

@@ -2,9 +2,13 @@ package mapping
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/errs"
 )
 
 // Raw returns the mapping of a DynamoDB table read without a mapping
@@ -24,10 +28,14 @@ func Raw(desc *types.TableDescription) (*Mapping, error) {
 	m := &Mapping{Source: "the table " + name + " (no mapping)", Table: name, Indexes: map[string]*Index{}}
 	m.PartitionKey, m.SortKey = keyNames(desc.KeySchema)
 	e := &Entity{Keys: map[string]string{}, Columns: map[string]string{}, Open: true, raw: true}
+	var untyped []string
 	key := func(attr string) {
 		if attr != "" {
 			e.Keys[attr] = "{" + attr + "}"
 			e.Columns[attr] = attrTypes[attr]
+			if attrTypes[attr] == "" && !slices.Contains(untyped, attr) {
+				untyped = append(untyped, attr)
+			}
 		}
 	}
 	key(m.PartitionKey)
@@ -47,6 +55,11 @@ func Raw(desc *types.TableDescription) (*Mapping, error) {
 	}
 	for _, l := range desc.LocalSecondaryIndexes {
 		index(aws.ToString(l.IndexName), l.KeySchema, l.Projection, true)
+	}
+	if len(untyped) > 0 {
+		// Guessing S would read a numeric key as no item at all.
+		return nil, errs.New(errs.Unsupported, "the description of table %s gives no type for its key attribute(s) %s, so its keys cannot be read raw", name, strings.Join(untyped, ", ")).
+			WithHint("give the table a mapping that declares the key types (--mapping); the embedded backend does not report them")
 	}
 	// Items need not be in an index: every index is sparse here.
 	for n := range m.Indexes {

@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -47,5 +48,16 @@ func TestRawReadsATableAsOneOpenEntity(t *testing.T) {
 	}
 	if !m.Indexes["byAmount"].Local || m.Indexes["byStatus"].Projection != "KEYS_ONLY" {
 		t.Errorf("indexes %+v %+v", m.Indexes["byAmount"], m.Indexes["byStatus"])
+	}
+}
+
+// A description without key types (the embedded backend's) cannot be
+// read raw: a numeric key guessed as S would find no item, quietly.
+func TestRawRefusesKeysOfUnknownType(t *testing.T) {
+	desc := &types.TableDescription{TableName: aws.String("t1"),
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}}}
+	_, err := mapping.Raw(desc)
+	if err == nil || !strings.Contains(err.Error(), "no type for its key attribute(s) id") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func dump(b *strings.Builder, s Statement, indent string) {
 	}
 	sets := func(label string, as []Assignment) {
 		for _, a := range as {
-			line("  %s %s = %s", label, ident(a.Column), ex(a.Expr))
+			line("  %s %s = %s", label, Ident(a.Column), ex(a.Expr))
 		}
 	}
 	where := func(e Expr) {

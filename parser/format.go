@@ -71,9 +71,9 @@ func (f formatter) expr(e Expr, min int) {
 		f.b.WriteString("<nil>")
 	case *Column:
 		if e.Table != "" {
-			f.b.WriteString(ident(e.Table) + ".")
+			f.b.WriteString(Ident(e.Table) + ".")
 		}
-		f.b.WriteString(ident(e.Name))
+		f.b.WriteString(Ident(e.Name))
 	case *Literal:
 		f.b.WriteString(literal(e.Value))
 	case *Placeholder:
@@ -147,9 +147,9 @@ func (f formatter) selectText(s *Select) {
 		if i > 0 {
 			f.b.WriteString(", ")
 		}
-		f.b.WriteString(ident(t.Name))
+		f.b.WriteString(Ident(t.Name))
 		if t.Alias != t.Name {
-			f.b.WriteString(" " + ident(t.Alias))
+			f.b.WriteString(" " + Ident(t.Alias))
 		}
 	}
 	if s.Where != nil {
@@ -201,10 +201,10 @@ var (
 	bareOK    sync.Map // name → bool: whether sqlparser reads it unquoted as a column
 )
 
-// ident returns name as it must be written: bare when sqlparser reads it
+// Ident returns name as it must be written: bare when sqlparser reads it
 // as a column name that way (keywords such as year and status included),
 // else backquoted.
-func ident(name string) string {
+func Ident(name string) string {
 	if plainName.MatchString(name) {
 		ok, seen := bareOK.Load(name)
 		if !seen {

@@ -23,10 +23,13 @@ type access struct {
 }
 
 // Scores rank access paths: a point read beats a partition read, the
-// base table beats an index, and a sort-key condition helps.
+// base table beats an index, and a sort-key condition helps. A local
+// index reads the same partition as the table, so its sort condition
+// makes it beat the table without one.
 const (
 	scorePoint      = 100
 	scoreBaseQuery  = 50
+	scoreLocalQuery = 45
 	scoreIndexQuery = 30
 	scoreSortCond   = 10
 )
@@ -76,9 +79,12 @@ func tryPath(slot int, p *mapping.AccessPath, f facts) *access {
 		a.pk = append(a.pk, &KeyValue{Key: p.PK, Bind: bind})
 	}
 	a.bound = anyBound(pkVals)
-	if p.IsBase() {
+	switch {
+	case p.IsBase():
 		a.score = scoreBaseQuery
-	} else {
+	case p.Local:
+		a.score = scoreLocalQuery
+	default:
 		a.score = scoreIndexQuery
 	}
 	if p.SK == nil {

@@ -78,7 +78,8 @@ func (b *selectBuilder) group(a *access) []*access {
 	}
 	partitionRead := !a.point
 	for s := range b.sc.slots {
-		if s == a.slot || (b.left[s] && !b.precededBy(s, group)) {
+		if s == a.slot || (b.left[s] && !b.precededBy(s, group)) || b.mapping(s) != b.mapping(a.slot) {
+			// One Query reads one partition of one table.
 			continue
 		}
 		o := bestAccessOn(b.sc.slots[s], s, a.path, b.facts(s))

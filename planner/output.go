@@ -10,6 +10,8 @@ import (
 // list, grouping, DISTINCT, ORDER BY and LIMIT.
 type output struct {
 	spread   bool          // a raw table's SELECT *: see Spread
+	starKeys [][]string    // the key attributes of each star's table, for Spread
+	starBase [][]string    // and its base key attributes
 	exprs    []parser.Expr // visible columns, then hidden sort keys
 	names    []string
 	visible  int
@@ -36,6 +38,8 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 					o.exprs = append(o.exprs, &parser.Column{Table: sl.Alias, Name: AllColumns, Pos: -1})
 					o.names = append(o.names, sl.Alias+".*")
 					o.spread = true
+					o.starKeys = append(o.starKeys, sl.Entity.Mapping().KeyAttrs())
+					o.starBase = append(o.starBase, sl.Entity.Mapping().BaseKeyAttrs())
 					continue
 				}
 				for _, col := range sl.Entity.ColumnNames() {
@@ -246,7 +250,7 @@ func (o *output) build(root Node) Node {
 		root = &Trim{Input: root, N: o.visible}
 	}
 	if o.spread {
-		sp := &Spread{Input: root, Names: o.names[:o.visible]}
+		sp := &Spread{Input: root, Names: o.names[:o.visible], Keys: o.starKeys, Base: o.starBase}
 		for i, e := range o.exprs[:o.visible] {
 			if c, ok := e.(*parser.Column); ok && c.Name == AllColumns {
 				sp.Stars = append(sp.Stars, i)

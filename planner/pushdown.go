@@ -137,7 +137,7 @@ func pushable(e parser.Expr) bool {
 		c, ok := value.Compare(x.Lo.(*parser.Literal).Value, x.Hi.(*parser.Literal).Value)
 		return ok && c <= 0
 	case *parser.IsNull:
-		return x.Not && isCol(x.Expr)
+		return isCol(x.Expr)
 	case *parser.And:
 		return pushable(x.L) && pushable(x.R)
 	case *parser.Or:

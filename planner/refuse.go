@@ -84,8 +84,9 @@ func scanHint(sl Slot) string {
 					cols = append(cols, k.Columns()...)
 				}
 			}
+			base := sl.Entity.BaseKeyColumns() // every item has them
 			for _, c := range cols {
-				if !slices.Contains(p.PK.Columns(), c) {
+				if !slices.Contains(p.PK.Columns(), c) && !slices.Contains(base, c) {
 					way += " AND " + sl.Alias + "." + c + " IS NOT NULL"
 				}
 			}

@@ -197,9 +197,17 @@ func condition(e parser.Expr) (expression.ConditionBuilder, error) {
 			return expression.Between(attrName(col.Name), attrValue(lo.Value), attrValue(hi.Value)), nil
 		}
 	case *parser.IsNull:
-		if col, ok := x.Expr.(*parser.Column); ok && x.Not {
-			return expression.AttributeExists(attrName(col.Name)), nil
+		// An attribute of type NULL reads as NULL: it exists for
+		// DynamoDB, but not for SQL.
+		col, ok := x.Expr.(*parser.Column)
+		if !ok {
+			break
 		}
+		name := attrName(col.Name)
+		if x.Not {
+			return expression.AttributeExists(name).And(expression.Not(expression.AttributeType(name, expression.Null))), nil
+		}
+		return expression.AttributeNotExists(name).Or(expression.AttributeType(name, expression.Null)), nil
 	}
 	return expression.ConditionBuilder{}, unpushable(e)
 }

@@ -51,6 +51,9 @@ type Quirks struct {
 // tables read raw (see mapping.Raw). *mapping.Mapping is a Catalog.
 type Catalog interface {
 	Entity(name string) (*mapping.Entity, error)
+	// EntityList lists the mapping's entities by name (none without a
+	// mapping), for SHOW TABLES.
+	EntityList() []*mapping.Entity
 }
 
 // Planner plans statements against one catalog of tables. It is safe for
@@ -86,6 +89,8 @@ func (p *Planner) Plan(sql string, stmt parser.Statement, args []value.Value) (*
 		return &Plan{SQL: sql, Control: Commit}, nil
 	case *parser.Rollback:
 		return &Plan{SQL: sql, Control: Rollback}, nil
+	case *parser.ShowTables, *parser.Describe:
+		return p.planCatalog(sql, s)
 	}
 	return p.planWrite(sql, stmt, args)
 }

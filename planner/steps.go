@@ -162,13 +162,17 @@ const AllColumns = "*"
 
 // Spread turns the map of every attribute of a raw table's row (the
 // AllColumns columns at Stars) into columns: one per attribute any row
-// holds, the table's key attributes first, then by name; NULL where a
-// row lacks one. The columns are known only once every row is read, so
-// Spread reads them all first.
+// holds, the table's key attributes first (Keys, per star), then by
+// name; NULL where a row lacks one. The columns are known only once
+// every row is read, so Spread reads them all first. The base key
+// attributes (Base, per star), which every item has, are columns even
+// when no row is read.
 type Spread struct {
 	Input Node
 	Names []string // the output columns' names, the stars' too
 	Stars []int
+	Keys  [][]string
+	Base  [][]string
 }
 
 // Inputs implements Node.

@@ -74,7 +74,11 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 	if err != nil {
 		return nil, refusedAs(err, verb)
 	}
-	proj, ok := plan.Root.(*Project)
+	root := plan.Root
+	if sp, ok := root.(*Spread); ok {
+		root = sp.Input // a raw table's: the rows are what counts here
+	}
+	proj, ok := root.(*Project)
 	if !ok {
 		return nil, errs.New(errs.Internal, "the reads of %s planned as %T", verb, plan.Root)
 	}
@@ -199,7 +203,8 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 				At(sql, s.Pos).WithHint("INSERT the new %s row, then UPDATE the copies' %s", e.Name, cs[0].KeyColumn)
 		}
 	}
-	move := len(keyColumnsOf(e, set)) > 0 || (p.opts.Quirks.NoRemove && removes(set))
+	move := slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return !e.SetInPlace(c) }) ||
+		(p.opts.Quirks.NoRemove && removes(set))
 	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", true)
 	if err != nil {
 		return nil, err

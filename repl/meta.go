@@ -11,6 +11,7 @@ import (
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/format"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -26,7 +27,8 @@ var metaCommands []metaCommand
 // The table refers to \?, which prints the table, so it is filled in init.
 func init() {
 	metaCommands = []metaCommand{
-		{`\d`, "[NAME]", "list entities with their key templates, or describe one: columns, keys, which index serves which access", (*Session).describe},
+		{`\d`, "[NAME]", "list entities with their key templates (without a mapping, the tables), or describe one: columns, keys, which index serves which access; a raw table as DESCRIBE does", (*Session).describe},
+		{`\dt`, "", "list the tables: the mapping's entities, then the DynamoDB tables read raw (SHOW TABLES)", (*Session).showTables},
 		{`\x`, "[on|off|auto]", "toggle expanded display (one column of name | value per row); auto: when a row is wider than the terminal", (*Session).expand},
 		{`\timing`, "[on|off]", "toggle printing how long each statement took", toggle("Timing", func(s *Session) *bool { return &s.Timing })},
 		{`\stats`, "[on|off]", "toggle printing requests, items read and capacity after each statement", toggle("Stats", func(s *Session) *bool { return &s.Stats })},
@@ -175,15 +177,23 @@ func (s *Session) help(context.Context, []string) error {
 	return tw.Flush()
 }
 
-// describe lists the entities (\d) or describes one (\d NAME).
-func (s *Session) describe(_ context.Context, args []string) error {
+// describe lists the entities (\d) or describes one (\d NAME). Without
+// a mapping, or for a name the mapping does not define, it runs SHOW
+// TABLES or DESCRIBE.
+func (s *Session) describe(ctx context.Context, args []string) error {
 	m := s.DB.Mapping()
 	if len(args) == 0 {
+		if m == nil {
+			return s.showTables(ctx, nil)
+		}
 		return s.listEntities(m)
 	}
-	e, err := m.Entity(args[0])
-	if err != nil {
-		return err
+	e, ok := (*mapping.Entity)(nil), false
+	if m != nil {
+		e, ok = m.Entities[args[0]]
+	}
+	if !ok {
+		return s.run(ctx, "DESCRIBE "+parser.Ident(args[0]))
 	}
 	cols := &format.Static{Cols: []string{"column", "type", "stored"}}
 	for _, c := range e.ColumnNames() {
@@ -207,6 +217,11 @@ func (s *Session) describe(_ context.Context, args []string) error {
 		_, err := p.Rows(paths)
 		return err
 	})
+}
+
+// showTables is \dt: SHOW TABLES.
+func (s *Session) showTables(ctx context.Context, _ []string) error {
+	return s.run(ctx, "SHOW TABLES")
 }
 
 func (s *Session) listEntities(m *mapping.Mapping) error {

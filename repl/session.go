@@ -154,7 +154,7 @@ func (s *Session) run(ctx context.Context, sql string) error {
 		return err
 	}
 	// One plan serves EXPLAIN, \explain and the statement itself.
-	plan, err := s.DB.Plan(sql)
+	plan, err := s.DB.PlanContext(ctx, sql)
 	if err != nil {
 		return err
 	}

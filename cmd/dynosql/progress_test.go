@@ -51,10 +51,11 @@ func withStderrOnTerminal(t *testing.T, args ...string) (string, string) {
 		_, _ = io.Copy(&shown, ptmx)
 		close(done)
 	}()
-	if err := cmd.Wait(); err != nil {
+	err = cmd.Wait()
+	<-done // shown is the copier's until then
+	if err != nil {
 		t.Fatalf("dynosql: %v\n%s", err, shown.String())
 	}
-	<-done
 	return stdout.String(), shown.String()
 }
 
@@ -66,7 +67,7 @@ func TestProgressShownOnTerminal(t *testing.T) {
 		rows = append(rows, fmt.Sprintf("('p%03d', 'Course %d', 3)", i, i))
 	}
 	insert := "INSERT INTO courses (id, title, credits) VALUES " + strings.Join(rows, ", ")
-	stdout, shown := withStderrOnTerminal(t, "--embedded", "--mapping", mustAbs(t, "../../testdata/school/mapping.yaml"), "-e", insert)
+	stdout, shown := withStderrOnTerminal(t, "--embedded", "--non-atomic-inserts", "--mapping", mustAbs(t, "../../testdata/school/mapping.yaml"), "-e", insert)
 	if stdout != "250 rows affected\n" {
 		t.Errorf("stdout %q", stdout)
 	}

@@ -15,20 +15,17 @@ import (
 
 // ListTables returns the names of every table the client reaches,
 // following ListTables' pages (at most 100 names each).
-func ListTables(ctx context.Context, client *dynamodb.Client) ([]string, error) {
+func ListTables(ctx context.Context, client dynamodb.ListTablesAPIClient) ([]string, error) {
 	var names []string
-	in := &dynamodb.ListTablesInput{}
-	for {
-		out, err := client.ListTables(ctx, in)
+	pages := dynamodb.NewListTablesPaginator(client, &dynamodb.ListTablesInput{})
+	for pages.HasMorePages() {
+		out, err := pages.NextPage(ctx)
 		if err != nil {
 			return nil, errs.FromAWS("ListTables", "", err)
 		}
 		names = append(names, out.TableNames...)
-		if out.LastEvaluatedTableName == nil {
-			return names, nil
-		}
-		in.ExclusiveStartTableName = out.LastEvaluatedTableName
 	}
+	return names, nil
 }
 
 // shownTables bounds how many table names a hint lists.

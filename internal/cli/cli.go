@@ -70,7 +70,8 @@ const usage = `Usage: dynosql [flags]
 
 Run SQL against a DynamoDB single-table design.
 
-  --mapping FILE         mapping file (also DYNOSQL_MAPPING)
+  --mapping FILE         mapping file (also DYNOSQL_MAPPING); without one, every
+                         table is read raw, its columns the items' attributes
   --endpoint-url URL     DynamoDB endpoint; without it the AWS SDK's own resolution
                          applies (AWS_ENDPOINT_URL_DYNAMODB, profiles, region)
   --region R, --profile P
@@ -294,8 +295,14 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 		return f, nil
 	}
 	if o.mapping == "" {
-		return "", errs.New(errs.Invalid, "no mapping file").
-			WithHint("give --mapping FILE or set %s; or try dynosql --demo", MappingEnv)
+		// Without a mapping every table is read raw: there is nothing
+		// to embed or create.
+		for _, name := range []string{"embedded", "create-table"} {
+			if fs.Changed(name) {
+				return "", errs.New(errs.Invalid, "--%s needs a mapping: the tables it makes are the mapping's", name).
+					WithHint("give --mapping FILE or set %s; or try dynosql --demo", MappingEnv)
+			}
+		}
 	}
 	if o.embedded && o.endpoint != "" {
 		return "", errs.New(errs.Invalid, "--embedded and --endpoint-url name two backends; give one")
@@ -334,9 +341,12 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 		}
 		return db, db.Mapping().Table, nil
 	}
-	m, err := mapping.Load(o.mapping)
-	if err != nil {
-		return nil, "", err
+	var m *mapping.Mapping
+	if o.mapping != "" {
+		var err error
+		if m, err = mapping.Load(o.mapping); err != nil {
+			return nil, "", err
+		}
 	}
 	if o.embedded {
 		db, err := dynosql.OpenEmbedded(ctx, m, opts...)
@@ -363,6 +373,9 @@ func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, stri
 		if u, err := url.Parse(o.endpoint); err == nil && u.Host != "" {
 			where = u.Host
 		}
+	}
+	if m == nil {
+		return db, where, nil
 	}
 	return db, m.Table + "@" + where, nil
 }

@@ -93,7 +93,9 @@ func TestARequestThrottledForeverStopsAtTheCeiling(t *testing.T) {
 		BaseEndpoint: aws.String(srv.URL),
 		Credentials:  credentials.NewStaticCredentialsProvider("k", "s", ""),
 	})
-	const ceiling = 1500 * time.Millisecond
+	// Past 2s: after the first throttle the adaptive rate limit may fall
+	// to its floor of 0.5 sends a second, one wait of 2s.
+	const ceiling = 3 * time.Second
 	p := NewPolicy(ceiling)
 	start := time.Now()
 	_, err := client.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("T")}, p.Apply)

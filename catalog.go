@@ -1,0 +1,136 @@
+package dynosql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynosql/dynosql/internal/backend"
+	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+)
+
+// catalog is the logical tables a DB's statements can name: the
+// mapping's entities first, then every other DynamoDB table the client
+// reaches, read raw (mapping.Raw). A raw table is described the first
+// time a statement names it, and remembered for the DB's life.
+type catalog struct {
+	m      *mapping.Mapping // nil when the DB has no mapping
+	client Client
+
+	mu  sync.Mutex
+	raw map[string]*mapping.Entity
+}
+
+func newCatalog(m *mapping.Mapping, client Client) *catalog {
+	return &catalog{m: m, client: client, raw: map[string]*mapping.Entity{}}
+}
+
+// Entity implements planner.Catalog for the names learn has seen.
+func (c *catalog) Entity(name string) (*mapping.Entity, error) {
+	if c.m != nil {
+		if e, ok := c.m.Entities[name]; ok {
+			return e, nil
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.raw[name]; ok {
+		return e, nil
+	}
+	return nil, errs.New(errs.Invalid, "unknown table %s", name)
+}
+
+// EntityList implements planner.Catalog: the mapping's entities.
+func (c *catalog) EntityList() []*mapping.Entity {
+	if c.m == nil {
+		return nil
+	}
+	return c.m.EntityList()
+}
+
+// learn describes each table stmt names that is neither an entity nor
+// known yet, so that planning it needs no request.
+func (c *catalog) learn(ctx context.Context, sql string, stmt parser.Statement) error {
+	for _, t := range parser.Tables(stmt) {
+		if _, err := c.Entity(t.Name); err == nil {
+			continue
+		}
+		if err := c.describe(ctx, t.Name); err != nil {
+			return errs.As(err).At(sql, t.Pos)
+		}
+	}
+	return nil
+}
+
+// tableName is what DynamoDB accepts as a table name.
+var tableName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+
+func (c *catalog) describe(ctx context.Context, name string) error {
+	if c.m != nil && name == c.m.Table {
+		return errs.New(errs.Invalid, "%s is the table the mapping %s describes; its items are read through the mapping's entities", name, c.m.Source).
+			WithHint("name one of its entities: %s", strings.Join(c.m.EntityNames(), ", "))
+	}
+	if !tableName.MatchString(name) {
+		return c.unknown(ctx, name)
+	}
+	out, err := c.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		err = errs.FromAWS("DescribeTable", name, err)
+		var be *errs.BackendError
+		if errors.As(err, &be) && be.Code == "ResourceNotFoundException" {
+			return c.unknown(ctx, name)
+		}
+		return err
+	}
+	m, err := mapping.Raw(out.Table)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.raw[name] = m.Entities[name]
+	c.mu.Unlock()
+	return nil
+}
+
+// shownNames bounds how many names an unknown table's hint offers.
+const shownNames = 10
+
+// unknown is the error for a name that is no entity and no table: the
+// names there are, nearest first (the tables' only if ListTables is
+// allowed).
+func (c *catalog) unknown(ctx context.Context, name string) error {
+	var names []string
+	if c.m != nil {
+		names = c.m.EntityNames()
+	}
+	tables, lerr := backend.ListTables(ctx, c.client)
+	for _, t := range tables {
+		if c.m == nil || t != c.m.Table {
+			names = append(names, t)
+		}
+	}
+	err := errs.New(errs.Invalid, "unknown table %s", name)
+	switch {
+	case len(names) > 0:
+		near := errs.ByNearness(name, names)
+		more := ""
+		if len(near) > shownNames {
+			more = fmt.Sprintf(" (and %d more: SHOW TABLES)", len(near)-shownNames)
+			near = near[:shownNames]
+		}
+		err.WithHint("the tables here, nearest first: %s%s", strings.Join(near, ", "), more)
+	case lerr == nil:
+		err.WithHint("there are no tables here: check the region and endpoint")
+	default:
+		err.WithHint("no table %s here, and listing the tables failed: %v", name, lerr)
+	}
+	return err
+}
