@@ -8,10 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
-	"github.com/dynosql/dynosql/internal/backend"
+	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -22,15 +19,15 @@ import (
 // reaches, read raw (mapping.Raw). A raw table is described the first
 // time a statement names it, and remembered for the DB's life.
 type catalog struct {
-	m      *mapping.Mapping // nil when the DB has no mapping
-	client Client
+	m    *mapping.Mapping // nil when the DB has no mapping
+	exec *executor.Executor
 
 	mu  sync.Mutex
 	raw map[string]*mapping.Entity
 }
 
-func newCatalog(m *mapping.Mapping, client Client) *catalog {
-	return &catalog{m: m, client: client, raw: map[string]*mapping.Entity{}}
+func newCatalog(m *mapping.Mapping, exec *executor.Executor) *catalog {
+	return &catalog{m: m, exec: exec, raw: map[string]*mapping.Entity{}}
 }
 
 // Entity implements planner.Catalog for the names learn has seen.
@@ -81,16 +78,15 @@ func (c *catalog) describe(ctx context.Context, name string) error {
 	if !tableName.MatchString(name) {
 		return c.unknown(ctx, name)
 	}
-	out, err := c.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	desc, err := c.exec.DescribeTable(ctx, name)
 	if err != nil {
-		err = errs.FromAWS("DescribeTable", name, err)
 		var be *errs.BackendError
 		if errors.As(err, &be) && be.Code == "ResourceNotFoundException" {
 			return c.unknown(ctx, name)
 		}
 		return err
 	}
-	m, err := mapping.Raw(out.Table)
+	m, err := mapping.Raw(desc)
 	if err != nil {
 		return err
 	}
@@ -111,13 +107,16 @@ func (c *catalog) unknown(ctx context.Context, name string) error {
 	if c.m != nil {
 		names = c.m.EntityNames()
 	}
-	tables, lerr := backend.ListTables(ctx, c.client)
+	tables, lerr := c.exec.TableNames(ctx)
 	for _, t := range tables {
 		if c.m == nil || t != c.m.Table {
 			names = append(names, t)
 		}
 	}
 	err := errs.New(errs.Invalid, "unknown table %s", name)
+	if near := errs.Nearest(name, names); near != "" {
+		err.Message += "; did you mean " + near + "?"
+	}
 	switch {
 	case len(names) > 0:
 		near := errs.ByNearness(name, names)

@@ -108,16 +108,17 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 			// Only the embedded server (minidyn) describes a table
 			// without a status; plans work around what it does not do
 			// as DynamoDB does (README, "The embedded backend").
-			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true}
+			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true, NoLocalFetch: true, NoIndexKeyUpdate: true}
 		}
 	}
 	hooks := c.safety.open(c.hooks)
-	cat := newCatalog(m, client)
+	exec := executor.New(client, executor.Options{Concurrency: c.concurrency, OnRequest: hooks})
+	cat := newCatalog(m, exec)
 	return &DB{
 		m:       m,
 		cat:     cat,
 		planner: planner.New(cat, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts, AllowScan: c.allowScan}),
-		exec:    executor.New(client, executor.Options{Concurrency: c.concurrency, OnRequest: hooks}),
+		exec:    exec,
 		safety:  c.safety,
 	}, nil
 }

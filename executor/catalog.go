@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/planner"
 	"github.com/dynosql/dynosql/value"
 )
@@ -24,11 +25,11 @@ func (r *run) catalogRows(ctx context.Context, n planner.Node) (rows [][]value.V
 		rows, err := r.listTables(ctx, x)
 		return rows, true, err
 	case *planner.DescribeTable:
-		out, err := r.ex.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(x.Table)}, r.ex.optFns(ctx)...)
+		t, err := r.ex.DescribeTable(ctx, x.Table)
 		if err != nil {
-			return nil, true, backendError("DescribeTable", err)
+			return nil, true, err
 		}
-		return describeRows(out.Table), true, nil
+		return describeRows(t), true, nil
 	}
 	return nil, false, nil
 }
@@ -42,16 +43,13 @@ func (r *run) listTables(ctx context.Context, l *planner.ListTables) ([][]value.
 		rows = append(rows, []value.Value{e.Name, "entity", e.Mapping().Table})
 		mapped[e.Mapping().Table] = true
 	}
-	pages := dynamodb.NewListTablesPaginator(r.ex.client, &dynamodb.ListTablesInput{})
-	for pages.HasMorePages() {
-		out, err := pages.NextPage(ctx, r.ex.optFns(ctx)...)
-		if err != nil {
-			return nil, backendError("ListTables", err)
-		}
-		for _, t := range out.TableNames {
-			if !mapped[t] {
-				rows = append(rows, []value.Value{t, "table", t})
-			}
+	names, err := r.ex.TableNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range names {
+		if !mapped[t] {
+			rows = append(rows, []value.Value{t, "table", t})
 		}
 	}
 	return rows, nil
@@ -138,4 +136,28 @@ func status(s string) value.Value {
 		return nil
 	}
 	return s
+}
+
+// DescribeTable describes a table, through the statement's hooks and
+// stats like every other request: the session learning a raw table.
+func (ex *Executor) DescribeTable(ctx context.Context, table string) (*types.TableDescription, error) {
+	out, err := ex.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, ex.optFns(ctx)...)
+	if err != nil {
+		return nil, errs.FromAWS("DescribeTable", table, err)
+	}
+	return out.Table, nil
+}
+
+// TableNames lists the tables the client reaches, every page.
+func (ex *Executor) TableNames(ctx context.Context) ([]string, error) {
+	var names []string
+	pages := dynamodb.NewListTablesPaginator(ex.client, &dynamodb.ListTablesInput{})
+	for pages.HasMorePages() {
+		out, err := pages.NextPage(ctx, ex.optFns(ctx)...)
+		if err != nil {
+			return names, backendError("ListTables", err)
+		}
+		names = append(names, out.TableNames...)
+	}
+	return names, nil
 }

@@ -45,10 +45,10 @@ type facts struct {
 
 // bestAccess returns the best access path for slot s given the facts on
 // its columns, or nil if every path would need a Scan.
-func bestAccess(sl Slot, slot int, f facts) *access {
+func bestAccess(sl Slot, slot int, f facts, q Quirks) *access {
 	var best *access
 	for _, p := range sl.Entity.Paths() {
-		a := tryPath(slot, p, f)
+		a := tryPath(slot, p, f, q)
 		if a != nil && (best == nil || a.score > best.score) {
 			best = a
 		}
@@ -60,7 +60,7 @@ func bestAccess(sl Slot, slot int, f facts) *access {
 // do not bind its partition key, or when p is an index only some of the
 // entity's items are in (optional) and the statement does not keep to
 // those: every column of its keys must be one no row kept is NULL in.
-func tryPath(slot int, p *mapping.AccessPath, f facts) *access {
+func tryPath(slot int, p *mapping.AccessPath, f facts, q Quirks) *access {
 	binds, ranges := f.binds, f.ranges
 	for _, c := range p.PK.Columns() {
 		if len(binds[c]) == 0 {
@@ -82,7 +82,7 @@ func tryPath(slot int, p *mapping.AccessPath, f facts) *access {
 	switch {
 	case p.IsBase():
 		a.score = scoreBaseQuery
-	case p.Local:
+	case p.Local && !q.NoLocalFetch:
 		a.score = scoreLocalQuery
 	default:
 		a.score = scoreIndexQuery

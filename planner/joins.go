@@ -21,7 +21,7 @@ func (b *selectBuilder) driver() (Node, error) {
 		if b.left[s] {
 			continue
 		}
-		a := bestAccess(b.sc.slots[s], s, b.facts(s))
+		a := bestAccess(b.sc.slots[s], s, b.facts(s), b.p.opts.Quirks)
 		switch {
 		case a == nil:
 		case a.point:
@@ -82,7 +82,7 @@ func (b *selectBuilder) group(a *access) []*access {
 			// One Query reads one partition of one table.
 			continue
 		}
-		o := bestAccessOn(b.sc.slots[s], s, a.path, b.facts(s))
+		o := bestAccessOn(b.sc.slots[s], s, a.path, b.facts(s), b.p.opts.Quirks)
 		if o != nil && o.pkText() == key {
 			group = append(group, o)
 			partitionRead = partitionRead || !o.point
@@ -154,10 +154,10 @@ func commonSortSpec(group []*access) *SortSpec {
 }
 
 // bestAccessOn is bestAccess restricted to one path.
-func bestAccessOn(sl Slot, slot int, path *mapping.AccessPath, f facts) *access {
+func bestAccessOn(sl Slot, slot int, path *mapping.AccessPath, f facts, q Quirks) *access {
 	for _, p := range sl.Entity.Paths() {
 		if p.Index == path.Index {
-			return tryPath(slot, p, f)
+			return tryPath(slot, p, f, q)
 		}
 	}
 	return nil
@@ -252,7 +252,7 @@ func (b *selectBuilder) lookupStep(outer Node) (Node, error) {
 		if first < 0 {
 			first = s
 		}
-		a := bestAccess(b.sc.slots[s], s, b.facts(s))
+		a := bestAccess(b.sc.slots[s], s, b.facts(s), b.p.opts.Quirks)
 		switch {
 		case a == nil:
 		case a.point && b.left[s]:

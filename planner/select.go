@@ -44,6 +44,14 @@ type Quirks struct {
 	// NoSegments: a Scan's Segment and TotalSegments are ignored (each
 	// segment returns every item), so a Scan is one segment.
 	NoSegments bool
+	// NoLocalFetch: a Query of a local index returns only what the
+	// index projects, where DynamoDB fetches the rest from the table;
+	// the table's own partition read is preferred to a local index.
+	NoLocalFetch bool
+	// NoIndexKeyUpdate: an UpdateItem that sets an index's key
+	// attributes leaves the index wrong, so such an UPDATE rewrites the
+	// whole item (a move), as a PutItem keeps indexes right.
+	NoIndexKeyUpdate bool
 }
 
 // Catalog names the logical tables a statement can read: the mapping's

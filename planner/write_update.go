@@ -203,7 +203,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 				At(sql, s.Pos).WithHint("INSERT the new %s row, then UPDATE the copies' %s", e.Name, cs[0].KeyColumn)
 		}
 	}
-	move := slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return !e.SetInPlace(c) }) ||
+	move := slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return p.opts.Quirks.NoIndexKeyUpdate || !e.SetInPlace(c) }) ||
 		(p.opts.Quirks.NoRemove && removes(set))
 	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", true)
 	if err != nil {
