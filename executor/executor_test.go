@@ -44,7 +44,7 @@ func TestQueryPagesPastEmptyPagesToTheEnd(t *testing.T) {
 		{Items: []map[string]types.AttributeValue{enrollment("a91", "cs101", "B")}},
 	}
 	n := 0
-	f := &fakeClient{query: func(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		n++
 		return pages[n-1], nil
 	}}
@@ -178,7 +178,7 @@ func TestTransactionsResendConflictsAndNameTheFailedRow(t *testing.T) {
 func TestCancelStopsAQueryInFlight(t *testing.T) {
 	m := school(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	f := &fakeClient{query: func(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		cancel()
 		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{enrollment("a91", "art150", "A")},
 			LastEvaluatedKey: item("PK", "STU#a91", "SK", "ENROLL#CRS#art150")}, nil

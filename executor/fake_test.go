@@ -52,7 +52,7 @@ func inputs[T any](f *fakeClient) []T {
 	return out
 }
 
-func (f *fakeClient) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+func (f *fakeClient) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	f.record(in)
 	return f.getItem(in)
 }
@@ -66,18 +66,18 @@ func (f *fakeClient) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...fu
 	return f.query(&c)
 }
 
-func (f *fakeClient) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+func (f *fakeClient) BatchGetItem(_ context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	c := *in // the executor reuses its input to send unprocessed keys
 	f.record(&c)
 	return f.batchGet(&c)
 }
 
-func (f *fakeClient) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+func (f *fakeClient) PutItem(_ context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
 	f.record(in)
 	return f.put(in)
 }
 
-func (f *fakeClient) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+func (f *fakeClient) UpdateItem(_ context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
 	f.record(in)
 	return f.update(in)
 }
@@ -86,7 +86,7 @@ func (f *fakeClient) DeleteItem(context.Context, *dynamodb.DeleteItemInput, ...f
 	panic("DeleteItem: not scripted")
 }
 
-func (f *fakeClient) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+func (f *fakeClient) TransactWriteItems(_ context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	if in.ClientRequestToken == nil {
 		in.ClientRequestToken = new(string) // the SDK sets one before its retries
 		*in.ClientRequestToken = "token"

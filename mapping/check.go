@@ -274,7 +274,7 @@ func (m *Mapping) checkDistinct() error {
 	for i, a := range names {
 		for _, b := range names[i+1:] {
 			ea, eb := m.Entities[a], m.Entities[b]
-			if !m.keysOverlap(ea, eb, ea.Base(), eb.Base()) {
+			if !m.keysOverlap(ea.Base(), eb.Base()) {
 				continue
 			}
 			if ea.Type != "" && eb.Type != "" {
@@ -295,7 +295,7 @@ func (m *Mapping) checkDistinct() error {
 
 // keysOverlap reports whether an item could match both entities' keys
 // through the two paths (which share their key attributes).
-func (m *Mapping) keysOverlap(a, b *Entity, pa, pb *AccessPath) bool {
+func (m *Mapping) keysOverlap(pa, pb *AccessPath) bool {
 	if !pa.PK.mayOverlap(pb.PK.Template) {
 		return false
 	}

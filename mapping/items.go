@@ -162,7 +162,7 @@ func (e *Entity) Decode(item map[string]types.AttributeValue) Row {
 			continue
 		}
 		_, declared := e.Columns[name]
-		if !declared && !(e.Open && e.isAttributeName(name)) {
+		if !declared && (!e.Open || !e.isAttributeName(name)) {
 			continue
 		}
 		if v := value.FromAttr(av); v != nil {
@@ -195,7 +195,7 @@ func (m *Mapping) Alone(e *Entity, path *AccessPath) bool {
 		if i < 0 {
 			continue // not in this index
 		}
-		if m.keysOverlap(e, other, path, other.paths[i]) {
+		if m.keysOverlap(path, other.paths[i]) {
 			return false
 		}
 	}

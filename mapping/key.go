@@ -404,7 +404,7 @@ func (k *Key) scalarCondition(bounds []Bound) *SortCondition {
 			}
 		}
 	}
-	attr := func(v value.Value) types.AttributeValue { return value.ToAttr(v) }
+	attr := value.ToAttr
 	switch {
 	case lo != nil && hi != nil:
 		c, _ := value.Compare(lo.Value, hi.Value)

@@ -126,13 +126,15 @@ type Union struct {
 	Offset      Expr
 }
 
-// Begin, Commit and Rollback group the writes between them into one
-// DynamoDB transaction (BEGIN or START TRANSACTION).
-type (
-	Begin    struct{}
-	Commit   struct{}
-	Rollback struct{}
-)
+// Begin starts a transaction (BEGIN or START TRANSACTION): the writes
+// up to Commit are one DynamoDB transaction.
+type Begin struct{}
+
+// Commit sends the writes since Begin as one TransactWriteItems.
+type Commit struct{}
+
+// Rollback drops the writes since Begin; nothing was sent.
+type Rollback struct{}
 
 // ShowTables lists the DynamoDB tables of the account or endpoint.
 type ShowTables struct{}

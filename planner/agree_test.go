@@ -41,7 +41,7 @@ func TestExplainAgreesWithExecution(t *testing.T) {
 			if d.Cmd != "plan" || strings.HasPrefix(d.Expected, "error:") {
 				return d.Expected
 			}
-			name, projection, args := caseArgs(t, d)
+			name, projection, args := caseArgs(d)
 			key := name + "/" + projection + "/" + fmt.Sprint(d.HasArg("allow_scan"))
 			if fixtures[key] == nil {
 				var opts []dynosql.Option
@@ -62,7 +62,7 @@ func TestExplainAgreesWithExecution(t *testing.T) {
 }
 
 // caseArgs reads a plan command's arguments (see plannerFor).
-func caseArgs(t *testing.T, d *datadriven.TestData) (name, projection string, args []any) {
+func caseArgs(d *datadriven.TestData) (name, projection string, args []any) {
 	name = "school"
 	for _, a := range d.CmdArgs {
 		switch a.Key {

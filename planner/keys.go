@@ -123,15 +123,6 @@ func (s *SortSpec) String() string {
 	return strings.Join(parts, " ")
 }
 
-// keyString prints a full key, attributes in the order given.
-func keyString(vals []*KeyValue) string {
-	s := make([]string, len(vals))
-	for i, v := range vals {
-		s[i] = v.Attr() + " = " + v.String()
-	}
-	return strings.Join(s, ", ")
-}
-
 // sortedNames returns a map's keys in order, for stable plans.
 func sortedNames[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))

@@ -53,7 +53,7 @@ func (o *output) orderByKey(root Node, quirks Quirks) {
 		if len(by) == 0 || (len(guards) > 0 && o.limit < 0) {
 			return
 		}
-		if len(by) < len(o.sort) && !(q.Index == "" && coversKey(q.SK, by)) {
+		if len(by) < len(o.sort) && (q.Index != "" || !coversKey(q.SK, by)) {
 			// Later terms order the rows the key leaves tied; only the
 			// table's key, which no two items share, leaves none.
 			return

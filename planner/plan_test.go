@@ -172,7 +172,7 @@ func BenchmarkPlanner(b *testing.B) {
 // execText runs a statement on a fresh embedded fixture and prints what
 // was sent.
 func execText(t *testing.T, d *datadriven.TestData) string {
-	name, projection, args := caseArgs(t, d)
+	name, projection, args := caseArgs(d)
 	f := newAgreeFixture(t, t.Cleanup, name, projection)
 	sent := f.run(t, d.Pos, d.Input, args)
 	lines := make([]string, len(sent))

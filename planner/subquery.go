@@ -101,7 +101,7 @@ func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool
 		return nil
 	}
 	b.left[s], b.leftOn[s], b.anti[s] = true, conds, true
-	if c, ok := outer.(*parser.Column); outer != nil && !(ok && sc.isBaseKeyColumn(c)) {
+	if c, ok := outer.(*parser.Column); outer != nil && (!ok || !sc.isBaseKeyColumn(c)) {
 		// x NOT IN (...) is unknown, so not true, where x is NULL (a
 		// column of the base key never is).
 		b.extra = append(b.extra, &parser.IsNull{Expr: outer, Not: true})

@@ -32,7 +32,7 @@ func CLI(plan *planner.Plan) (string, error) {
 		}
 		for _, in := range s.Inputs {
 			step++
-			comment(&b, "# ", step, each(plan, s, in), false)
+			comment(&b, "# ", step, each(s, in), false)
 			cmd, err := CLICommand(in)
 			if err != nil {
 				return "", err

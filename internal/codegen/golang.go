@@ -36,7 +36,7 @@ func Go(plan *planner.Plan) (string, error) {
 		}
 		for _, in := range s.Inputs {
 			step++
-			comment(&body, "// ", step, each(plan, s, in), false)
+			comment(&body, "// ", step, each(s, in), false)
 			code, err := goRequest(in)
 			if err != nil {
 				return "", err
@@ -62,7 +62,7 @@ func Go(plan *planner.Plan) (string, error) {
 
 // each describes one of the inputs of s: a Query with several partition
 // values describes them all, one input each.
-func each(plan *planner.Plan, s planner.Sent, in any) *planner.Request {
+func each(s planner.Sent, in any) *planner.Request {
 	if len(s.Inputs) == 1 {
 		return s.Request
 	}
