@@ -42,7 +42,10 @@ type config struct {
 	nonAtomicInserts bool
 	// allowScan: see WithScans.
 	allowScan bool
-	safety    safety
+	// maxAffected: see WithMaxAffected; DefaultMaxAffected unless set.
+	maxAffected    int
+	maxAffectedSet bool
+	safety         safety
 }
 
 // Option configures Open.
@@ -92,6 +95,9 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 	for _, o := range opts {
 		o(&c)
 	}
+	if !c.maxAffectedSet {
+		c.maxAffected = DefaultMaxAffected
+	}
 	var quirks planner.Quirks
 	if c.checkTable && m != nil {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -115,11 +121,12 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 	exec := executor.New(client, executor.Options{Concurrency: c.concurrency, OnRequest: hooks})
 	cat := newCatalog(m, exec)
 	return &DB{
-		m:       m,
-		cat:     cat,
-		planner: planner.New(cat, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts, AllowScan: c.allowScan}),
-		exec:    exec,
-		safety:  c.safety,
+		m:   m,
+		cat: cat,
+		planner: planner.New(cat, planner.Options{Consistent: c.consistent, Quirks: quirks, NonAtomicInserts: c.nonAtomicInserts, AllowScan: c.allowScan,
+			MaxAffected: c.maxAffected}),
+		exec:   exec,
+		safety: c.safety,
 	}, nil
 }
 

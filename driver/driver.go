@@ -15,7 +15,8 @@
 //
 // A DSN is a URL query string (keys and values URL-escaped, joined by &):
 //
-//	mapping=PATH      the mapping file (required, except with demo=1)
+//	mapping=PATH      the mapping file; absent: every table is read raw
+//	                  (needed with embedded=1)
 //	endpoint=URL      DynamoDB endpoint such as http://127.0.0.1:8000;
 //	                  absent: AWS itself
 //	region=NAME       AWS region; absent: from the environment
@@ -24,10 +25,12 @@
 //	concurrency=N     requests one statement has in flight (dynosql.WithConcurrency)
 //	readonly=1        refuse every write before anything is sent (dynosql.WithReadOnly)
 //	retry_ceiling=D   how long a throttled request is retried, e.g. 90s
+//	                  (dynosql.WithRetryCeiling; default 60s)
 //	nonatomic_inserts=1  write an INSERT of more than 100 rows one
 //	                  transaction after another (dynosql.WithNonAtomicInserts)
 //	allow_scan=1      let a statement no key serves Scan the table (dynosql.WithScans)
-//	                  (dynosql.WithRetryCeiling; default 60s)
+//	max_affected=N    rows an UPDATE or DELETE may change; more is refused
+//	                  (dynosql.WithMaxAffected; default 1000, 0 for no limit)
 //	embedded=1        an in-memory DynamoDB in this process, with the
 //	                  mapping's table created empty (dynosql.OpenEmbedded)
 //	demo=1            the embedded backend loaded with the built-in school
@@ -147,7 +150,7 @@ type dsnConfig struct {
 	opts                               []dynosql.Option
 }
 
-var dsnKeys = []string{"mapping", "endpoint", "region", "profile", "consistent", "concurrency", "embedded", "demo", "readonly", "retry_ceiling", "nonatomic_inserts", "allow_scan"}
+var dsnKeys = []string{"mapping", "endpoint", "region", "profile", "consistent", "concurrency", "embedded", "demo", "readonly", "retry_ceiling", "nonatomic_inserts", "allow_scan", "max_affected"}
 
 func parseDSN(dsn string) (*dsnConfig, error) {
 	q, err := url.ParseQuery(dsn)
@@ -201,6 +204,12 @@ func parseDSN(dsn string) (*dsnConfig, error) {
 					cfg.opts = append(cfg.opts, dynosql.WithScans())
 				}
 			}
+		case "max_affected":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, dsnError("max_affected=%q is not a whole number of rows (0 for no limit)", v)
+			}
+			cfg.opts = append(cfg.opts, dynosql.WithMaxAffected(n))
 		case "concurrency":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {

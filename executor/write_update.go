@@ -36,6 +36,9 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 		}
 	} else {
 		rows, err := ex.readRows(ctx, u.Read, u.Slots)
+		if err == nil {
+			err = allowAffected(ctx, "UPDATE", u.Entity, len(rows), u.MaxAffected)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -244,6 +247,9 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 		return &Result{}, nil
 	}
 	rows, err := ex.readRows(ctx, d.Read, d.Slots)
+	if err == nil {
+		err = allowAffected(ctx, "DELETE", d.Entity, len(rows), d.MaxAffected)
+	}
 	if err != nil {
 		return nil, err
 	}

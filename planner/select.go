@@ -24,6 +24,9 @@ type Options struct {
 	// without it such an INSERT is refused, since it would not be all
 	// or nothing.
 	NonAtomicInserts bool
+	// MaxAffected bounds the rows an UPDATE or DELETE that reads its rows
+	// first writes without asking (0: no bound).
+	MaxAffected int
 	// AllowScan lets a statement that no key serves Scan the table (the
 	// executor warns with its size). Without it, only indexes the
 	// mapping marks scan: true are ever scanned.

@@ -197,6 +197,9 @@ type UpdateRows struct {
 	// Fills are copies the moved rows carry, refilled from their source
 	// when the key column that finds the source changes.
 	Fills []*mapping.Copy
+	// MaxAffected bounds the rows read that are written without asking
+	// (0: no bound); see executor.WithConfirm.
+	MaxAffected int
 	// FanOuts keep the copies of the updated columns in step.
 	FanOuts []*FanOut
 }
@@ -216,9 +219,9 @@ func readInput(read Node) []Node {
 // Describe implements Node.
 func (u *UpdateRows) Describe() (string, []string) {
 	if u.Move {
-		return "update " + u.Entity.Name + " (moves items: SET of a key column)", nil
+		return "update " + u.Entity.Name + " (moves items: SET of a key column)", affectedNote(u.Read, u.MaxAffected)
 	}
-	return "update " + u.Entity.Name, nil
+	return "update " + u.Entity.Name, affectedNote(u.Read, u.MaxAffected)
 }
 
 // Requests describes the requests the UPDATE sends.
@@ -336,6 +339,8 @@ type DeleteRows struct {
 	Cond   parser.Expr
 	// Unchanged is as in UpdateRows.
 	Unchanged []string
+	// MaxAffected is as in UpdateRows.
+	MaxAffected int
 }
 
 func (*DeleteRows) requestsBelow() {}
@@ -344,7 +349,18 @@ func (*DeleteRows) requestsBelow() {}
 func (d *DeleteRows) Inputs() []Node { return readInput(d.Read) }
 
 // Describe implements Node.
-func (d *DeleteRows) Describe() (string, []string) { return "delete " + d.Entity.Name, nil }
+func (d *DeleteRows) Describe() (string, []string) {
+	return "delete " + d.Entity.Name, affectedNote(d.Read, d.MaxAffected)
+}
+
+// affectedNote says how a write that reads its rows first keeps to the
+// session's limit on rows changed without confirmation.
+func affectedNote(read Node, max int) []string {
+	if read == nil || max <= 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("writes once every row is read; more than %d rows asks first, or is refused in a script (--max-affected)", max)}
+}
 
 // Requests describes the DeleteItem sent.
 func (d *DeleteRows) Requests() []*Request {

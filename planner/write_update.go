@@ -209,7 +209,8 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	if err != nil {
 		return nil, err
 	}
-	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move}
+	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move,
+		MaxAffected: p.opts.MaxAffected}
 	if t.key != nil {
 		u.Key = t.key
 	} else {
@@ -310,7 +311,8 @@ func (p *Planner) planDelete(sql string, s *parser.Delete, args []value.Value) (
 	if err != nil {
 		return nil, err
 	}
-	d := &DeleteRows{Table: t.e.Mapping().Table, PKAttr: t.e.Mapping().PartitionKey, Entity: t.e, Alias: t.alias, Cond: t.cond}
+	d := &DeleteRows{Table: t.e.Mapping().Table, PKAttr: t.e.Mapping().PartitionKey, Entity: t.e, Alias: t.alias, Cond: t.cond,
+		MaxAffected: p.opts.MaxAffected}
 	if t.key != nil {
 		d.Key = t.key
 	} else {

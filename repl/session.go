@@ -76,6 +76,9 @@ type Session struct {
 	quiet   bool            // while the start-up file runs: no "X is on." lines
 	// remember adds a line to the shell's history; nil outside the shell.
 	remember func(string)
+	// confirm asks the user a yes-or-no question (an UPDATE past
+	// --max-affected); nil outside the shell, where such writes stop.
+	confirmWrite func(ctx context.Context, question string) bool
 }
 
 // Expansion is the \x setting: whether a table prints one column of
@@ -127,6 +130,9 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 	// items no entity claimed come from the counters too.
 	stats := dynosql.NewStats()
 	ctx = dynosql.WithStats(ctx, stats)
+	if s.confirmWrite != nil {
+		ctx = dynosql.WithConfirm(ctx, s.confirmWrite)
+	}
 	ctx = s.startProgress(ctx)
 	start := time.Now()
 	err := s.run(ctx, sql)

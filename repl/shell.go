@@ -77,6 +77,14 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 	h.load()
 	s.remember = h.add
 	defer func() { s.remember = nil }()
+	s.confirmWrite = func(_ context.Context, question string) bool {
+		s.endProgress() // a bar would draw over the question
+		rl.SetPrompt(question + ". Go on? [y/N] ")
+		answer, err := rl.Readline()
+		answer = strings.ToLower(strings.TrimSpace(answer))
+		return err == nil && (answer == "y" || answer == "yes")
+	}
+	defer func() { s.confirmWrite = nil }()
 
 	in := &input{}
 	defer s.reading(in, "")()

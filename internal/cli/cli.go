@@ -60,6 +60,7 @@ type options struct {
 	readOnly, nonAtomicInserts         bool
 	allowScan                          bool
 	retryCeiling                       time.Duration
+	maxAffected                        int
 }
 
 // usage is the help text: the flag contract of the CLI issue, written
@@ -100,6 +101,9 @@ Run SQL against a DynamoDB single-table design.
   --non-atomic-inserts   write an INSERT of more than 100 rows one transaction
                          after another (default: refuse it, as it would not be
                          all or nothing)
+  --max-affected N       rows an UPDATE or DELETE may change at once (default
+                         1000, 0 for no limit); past it the shell asks, a script
+                         stops before writing anything
   --retry-ceiling D      retry a throttled or failing request for up to D (default
                          60s), ever more slowly, before the statement fails
   --debug                log the AWS SDK's requests, responses and warnings to
@@ -144,6 +148,7 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&o.nonAtomicInserts, "non-atomic-inserts", false, "")
 	fs.BoolVar(&o.allowScan, "allow-scan", false, "")
 	fs.DurationVar(&o.retryCeiling, "retry-ceiling", dynosql.DefaultRetryCeiling, "")
+	fs.IntVar(&o.maxAffected, "max-affected", dynosql.DefaultMaxAffected, "")
 	fs.BoolVar(&o.version, "version", false, "")
 	return fs
 }
@@ -280,6 +285,9 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 	if err != nil {
 		return "", err
 	}
+	if o.maxAffected < 0 {
+		return "", errs.New(errs.Invalid, "--max-affected %d: give a number of rows, or 0 for no limit", o.maxAffected)
+	}
 	if o.retryCeiling <= 0 {
 		return "", errs.New(errs.Invalid, "--retry-ceiling %s: give a positive duration such as 90s or 5m", o.retryCeiling)
 	}
@@ -313,7 +321,7 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 // open opens the DB the flags name and returns it with the shell's
 // prompt: the table, and where it lives unless it is embedded.
 func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, string, error) {
-	opts := []dynosql.Option{dynosql.WithRetryCeiling(o.retryCeiling)}
+	opts := []dynosql.Option{dynosql.WithRetryCeiling(o.retryCeiling), dynosql.WithMaxAffected(o.maxAffected)}
 	if o.readOnly {
 		opts = append(opts, dynosql.WithReadOnly())
 	}
