@@ -164,10 +164,15 @@ func (db *DB) Explain(sql string, args ...any) (*planner.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ex, ok := stmt.(*parser.Explain); ok {
+	ex, explained := stmt.(*parser.Explain)
+	if explained {
 		stmt = ex.Statement
 	}
-	return db.plan(context.Background(), sql, stmt, args)
+	p, err := db.plan(context.Background(), sql, stmt, args)
+	if err == nil && explained {
+		p.ExplainFormat = ex.Format // for ExplainAs
+	}
+	return p, err
 }
 
 // Plan parses and plans sql with args, for QueryPlan or ExecPlan. Unlike

@@ -3,6 +3,7 @@ package dynosql
 import (
 	"github.com/dynosql/dynosql/internal/codegen"
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/planner"
 )
 
 // ExplainAs plans sql with args, sends nothing, and writes the DynamoDB
@@ -15,26 +16,26 @@ import (
 // (FORMAT go) or EXPLAIN (FORMAT cli), as the shell takes it; format ""
 // then uses that one.
 func (db *DB) ExplainAs(sql, format string, args ...any) (string, error) {
-	given, stmt, ok, err := codegen.Split(sql)
+	p, err := db.Explain(sql, args...)
 	if err != nil {
 		return "", err
 	}
-	if ok {
-		sql = stmt
-		if format == "" {
-			format = string(given)
-		}
+	return ExplainCode(p, format)
+}
+
+// ExplainCode writes a plan's requests as code, as ExplainAs does; format
+// "" takes the plan's EXPLAIN (FORMAT ...) option.
+func ExplainCode(p *planner.Plan, format string) (string, error) {
+	given := p.ExplainFormat
+	if format == "" {
+		format = given
 	}
 	f, err := codegen.ParseFormat(format)
 	if err != nil {
 		return "", err
 	}
-	if ok && f != given {
+	if (given == "go" || given == "cli") && string(f) != given {
 		return "", errs.New(errs.Invalid, "the statement asks for EXPLAIN (FORMAT %s) but format %s was given", given, f)
-	}
-	p, err := db.Explain(sql, args...)
-	if err != nil {
-		return "", err
 	}
 	return codegen.Write(p, f)
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -22,7 +23,35 @@ type Stats struct {
 	capacity  float64
 	unclaimed int
 	warnings  []string
+	// calls, when tracing, holds every request as sent (EXPLAIN ANALYZE).
+	calls   []*Call
+	tracing bool
 }
+
+// Call is one request a traced statement sent (see NewTracingStats):
+// its operation and input, and what it cost, retries included.
+type Call struct {
+	Op       string
+	Input    any
+	Attempts int
+	Items    int
+	Capacity float64
+	Took     time.Duration
+	Err      error
+}
+
+// NewTracingStats returns empty counters that also keep every request
+// (Calls), for EXPLAIN ANALYZE.
+func NewTracingStats() *Stats { return &Stats{requests: map[string]int{}, tracing: true} }
+
+// Calls returns the requests sent so far, when tracing.
+func (s *Stats) Calls() []*Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Call(nil), s.calls...)
+}
+
+type callKey struct{}
 
 // NewStats returns empty counters.
 func NewStats() *Stats { return &Stats{requests: map[string]int{}} }
@@ -46,14 +75,33 @@ func (s *Stats) attach(o *dynamodb.Options) {
 		return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("dynosqlStats",
 			func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
 				s.count(middleware.GetOperationName(ctx))
+				if c, ok := ctx.Value(callKey{}).(*Call); ok {
+					s.mu.Lock()
+					c.Attempts++
+					s.mu.Unlock()
+				}
 				return next.HandleFinalize(ctx, in)
 			}), middleware.After)
 	}, func(stack *middleware.Stack) error {
 		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("dynosqlStatsResult",
 			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				var call *Call
+				if s.tracing {
+					call = &Call{Op: middleware.GetOperationName(ctx), Input: in.Parameters}
+					ctx = context.WithValue(ctx, callKey{}, call)
+				}
+				start := time.Now()
 				out, md, err := next.HandleInitialize(ctx, in)
+				var items int
+				var capacity float64
 				if err == nil {
-					s.result(out.Result)
+					items, capacity = s.result(out.Result)
+				}
+				if call != nil {
+					s.mu.Lock()
+					call.Items, call.Capacity, call.Took, call.Err = items, capacity, time.Since(start), err
+					s.calls = append(s.calls, call)
+					s.mu.Unlock()
 				}
 				return out, md, err
 			}), middleware.Before)
@@ -75,8 +123,9 @@ func (s *Stats) count(op string) {
 	s.requests[op]++
 }
 
-// result adds the items and consumed capacity of a response.
-func (s *Stats) result(out any) {
+// result adds the items and consumed capacity of a response, and
+// returns them.
+func (s *Stats) result(out any) (int, float64) {
 	var items int
 	var cc []types.ConsumedCapacity
 	switch o := out.(type) {
@@ -86,6 +135,8 @@ func (s *Stats) result(out any) {
 		}
 		cc = one(o.ConsumedCapacity)
 	case *dynamodb.QueryOutput:
+		items, cc = int(o.Count), one(o.ConsumedCapacity)
+	case *dynamodb.ScanOutput:
 		items, cc = int(o.Count), one(o.ConsumedCapacity)
 	case *dynamodb.BatchGetItemOutput:
 		for _, r := range o.Responses {
@@ -101,14 +152,17 @@ func (s *Stats) result(out any) {
 	case *dynamodb.TransactWriteItemsOutput:
 		cc = o.ConsumedCapacity
 	}
+	var capacity float64
+	for _, c := range cc {
+		if c.CapacityUnits != nil {
+			capacity += *c.CapacityUnits
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.items += items
-	for _, c := range cc {
-		if c.CapacityUnits != nil {
-			s.capacity += *c.CapacityUnits
-		}
-	}
+	s.capacity += capacity
+	return items, capacity
 }
 
 func one(c *types.ConsumedCapacity) []types.ConsumedCapacity {
@@ -128,6 +182,20 @@ type Snapshot struct {
 	// describe).
 	Unclaimed int      `json:"unclaimed"`
 	Warnings  []string `json:"warnings,omitempty"`
+}
+
+// Merge adds a snapshot's counts to s: a statement counted apart (EXPLAIN
+// ANALYZE's) still counts in its session's figures.
+func (s *Stats) Merge(sn Snapshot) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for op, n := range sn.Requests {
+		s.requests[op] += n
+	}
+	s.items += sn.Items
+	s.capacity += sn.Capacity
+	s.unclaimed += sn.Unclaimed
+	s.warnings = append(s.warnings, sn.Warnings...)
 }
 
 // Snapshot returns the counters so far.

@@ -99,6 +99,12 @@ type Delete struct {
 // Explain is EXPLAIN <statement>: plan it, print the plan, send nothing.
 type Explain struct {
 	Statement Statement
+	// Analyze (EXPLAIN ANALYZE, or the ANALYZE option) runs the
+	// statement, writes included, and reports what each step sent.
+	Analyze bool
+	// Format is the FORMAT option, lower case: text, json, go or cli;
+	// "" when not given.
+	Format string
 }
 
 // CheckCopies is dynosql's own statement for denormalized copies:

@@ -102,7 +102,14 @@ func dump(b *strings.Builder, s Statement, indent string) {
 		line("delete %s as %s @%d", s.Table, s.Alias, s.Pos)
 		where(s.Where)
 	case *Explain:
-		line("explain")
+		head := "explain"
+		if s.Analyze {
+			head += " analyze"
+		}
+		if s.Format != "" {
+			head += " format " + s.Format
+		}
+		line("%s", head)
 		dump(b, s.Statement, indent+"  ")
 	case *Union:
 		if s.All {

@@ -58,18 +58,23 @@ func parseAt(sql string, start, end int) (Statement, *errs.Error) {
 	case "EXPLAIN":
 		// sqlparser reads EXPLAIN as an OtherRead and drops the statement,
 		// so the rest is parsed on its own.
-		if w2, p2, _ := wordAt(sql, e1); strings.EqualFold(w2, "EXPLAIN") {
-			return nil, errs.New(errs.Unsupported, "EXPLAIN EXPLAIN is not supported").At(sql, p2)
+		ex, e1, err := explainOptions(sql, e1, end)
+		if err != nil {
+			return nil, err
 		}
 		if _, p2, _ := wordAt(sql, e1); p2 >= end {
 			return nil, errs.New(errs.Syntax, "EXPLAIN needs a statement").At(sql, p2).
 				WithHint("write EXPLAIN SELECT ...")
 		}
+		if w2, p2, _ := wordAt(sql, e1); strings.EqualFold(w2, "EXPLAIN") {
+			return nil, errs.New(errs.Unsupported, "EXPLAIN EXPLAIN is not supported").At(sql, p2)
+		}
 		inner, err := parseAt(sql, e1, end)
 		if err != nil {
 			return nil, err
 		}
-		return &Explain{Statement: inner}, nil
+		ex.Statement = inner
+		return ex, nil
 	case "CHECK", "REPAIR":
 		if w2, _, _ := wordAt(sql, e1); strings.EqualFold(w2, "COPIES") {
 			return parseCopies(sql, p1, end, strings.EqualFold(w1, "REPAIR"))

@@ -3,9 +3,7 @@ package planner_test
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -136,25 +134,21 @@ func newAgreeFixture(t *testing.T, cleanup func(func()), name, projection string
 	return f
 }
 
-// check runs sql and compares what was sent with what EXPLAIN says.
+// check runs sql and compares what was sent with what EXPLAIN says,
+// through the Matcher EXPLAIN ANALYZE charges requests to steps with.
 func (f *agreeFixture) check(t *testing.T, pos, sql string, args []any) {
 	t.Helper()
 	plan, err := f.db.Explain(sql, args...)
 	if err != nil {
 		t.Fatalf("%s: %v", pos, err)
 	}
-	announced := map[string]bool{}
-	for _, r := range plan.Requests() {
-		for _, s := range shapes(r) {
-			announced[s] = true
-		}
-	}
+	m := planner.NewMatcher(plan)
 	for _, r := range f.run(t, pos, sql, args) {
-		for _, s := range shapes(r) {
-			if !announced[s] {
-				t.Errorf("%s: %s\nsent a request EXPLAIN did not announce:\n  %s\nEXPLAIN announced:\n  %s", pos, sql, s,
-					strings.Join(slices.Sorted(maps.Keys(announced)), "\n  "))
-			}
+		if s, ok := m.Announced(r); !ok {
+			announced := m.Shapes()
+			slices.Sort(announced)
+			t.Errorf("%s: %s\nsent a request EXPLAIN did not announce:\n  %s\nEXPLAIN announced:\n  %s", pos, sql, s,
+				strings.Join(announced, "\n  "))
 		}
 	}
 }
@@ -186,71 +180,4 @@ func (f *agreeFixture) run(t *testing.T, pos, sql string, args []any) []*planner
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.sent
-}
-
-var (
-	quoted   = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-	bracey   = regexp.MustCompile(`\{[^{}]*\}`)
-	listy    = regexp.MustCompile(`\[[^\[\]]*\]`)
-	number   = regexp.MustCompile(`(^|[^A-Za-z0-9_#])-?[0-9]+(\.[0-9]+)?`)
-	notExist = regexp.MustCompile(`attribute_not_exists \(([^()]+)\)`)
-)
-
-// mask hides the values of an expression: what differs between EXPLAIN's
-// placeholders and each request's real values. A guard that an attribute
-// is absent is written as one that it holds a value: a move's guard
-// names every attribute, with the value found or attribute_not_exists.
-func mask(s string) string {
-	s = quoted.ReplaceAllString(s, "?")
-	for prev := ""; prev != s; {
-		prev = s
-		s = listy.ReplaceAllString(bracey.ReplaceAllString(s, "?"), "?")
-	}
-	s = number.ReplaceAllString(s, "$1?")
-	return notExist.ReplaceAllString(s, "$1 = ?")
-}
-
-// shapes returns what a request is compared by: one string per key of a
-// BatchGetItem, per partition of a Query (an IN list's values) and per
-// action of a transaction.
-func shapes(r *planner.Request) []string {
-	head := strings.Join([]string{r.Op, r.Table, r.Index, mask(r.Filter), mask(r.Condition), mask(r.Update),
-		strings.Join(r.Project, ","), boolText(r.Consistent), queryNote(r)}, " | ")
-	switch {
-	case r.Op == "BatchGetItem" || r.Op == "Query":
-		var out []string
-		for _, k := range strings.Split(r.Key, " | ") {
-			out = append(out, head+" | "+mask(k))
-		}
-		return out
-	case len(r.Actions) > 0:
-		var out []string
-		for _, a := range r.Actions {
-			out = append(out, head+" | "+strings.Join(shapes(a), ""))
-		}
-		return out
-	}
-	return []string{head + " | " + mask(r.Key)}
-}
-
-func boolText(b bool) string {
-	if b {
-		return "consistent"
-	}
-	return ""
-}
-
-// queryNote is the part of a Query's note that DescribeRequest derives
-// from the input (direction, Limit, Select): EXPLAIN may add its own.
-func queryNote(r *planner.Request) string {
-	if r.Op != "Query" {
-		return ""
-	}
-	var keep []string
-	for _, part := range strings.Split(r.Note, "; ") {
-		if strings.HasPrefix(part, "descending") || strings.HasPrefix(part, "pages of") || strings.HasPrefix(part, "Select") {
-			keep = append(keep, mask(part))
-		}
-	}
-	return strings.Join(keep, "; ")
 }

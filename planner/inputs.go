@@ -49,6 +49,10 @@ func requestMapping(n Node) *mapping.Mapping {
 		return x.Entity.Mapping()
 	case *DeleteRows:
 		return x.Entity.Mapping()
+	case *Scan:
+		return x.m
+	case *CopyCheck:
+		return x.Source.Mapping()
 	}
 	return nil
 }

@@ -23,9 +23,14 @@ type Plan struct {
 	// Columns are the output columns of a read, without the hidden sort
 	// keys that Trim removes.
 	Columns []Column
-	// Explain is true for EXPLAIN: the executor prints the plan and sends
-	// nothing.
+	// Explain is true for EXPLAIN: the session prints the plan and sends
+	// nothing, unless Analyze is set too (EXPLAIN ANALYZE): then the
+	// statement runs and the session reports what each step sent.
 	Explain bool
+	Analyze bool
+	// ExplainFormat is EXPLAIN's FORMAT option: text, json, go or cli;
+	// "" for the session's output format.
+	ExplainFormat string
 	// Writes is true for INSERT, UPDATE, DELETE and REPAIR COPIES, which
 	// the executor runs with Exec rather than Query.
 	Writes bool
@@ -93,9 +98,13 @@ type Requester interface {
 }
 
 // String draws the plan as a tree, the form EXPLAIN prints.
-func (p *Plan) String() string {
+func (p *Plan) String() string { return p.Annotated(nil) }
+
+// Annotated draws the plan as String does, with the lines note returns
+// for a step under its own (EXPLAIN ANALYZE's costs).
+func (p *Plan) Annotated(note func(Node) []string) string {
 	var b strings.Builder
-	draw(&b, p.Root, "", "")
+	draw(&b, p.Root, "", "", note)
 	return b.String()
 }
 
@@ -104,8 +113,11 @@ func (p *Plan) String() string {
 // its own title instead.
 type requestParent interface{ requestsBelow() }
 
-func draw(b *strings.Builder, n Node, first, rest string) {
+func draw(b *strings.Builder, n Node, first, rest string, note func(Node) []string) {
 	title, details := n.Describe()
+	if note != nil {
+		details = append(details, note(n)...)
+	}
 	inputs := n.Inputs()
 	var reqs []*Request
 	if r, ok := n.(Requester); ok {
@@ -124,9 +136,9 @@ func draw(b *strings.Builder, n Node, first, rest string) {
 	last := len(reqs) + len(inputs) - 1
 	for i, in := range inputs {
 		if i == last {
-			draw(b, in, rest+"└── ", rest+"    ")
+			draw(b, in, rest+"└── ", rest+"    ", note)
 		} else {
-			draw(b, in, rest+"├── ", rest+"│   ")
+			draw(b, in, rest+"├── ", rest+"│   ", note)
 		}
 	}
 	for i, r := range reqs {

@@ -88,7 +88,7 @@ func (p *Planner) Plan(sql string, stmt parser.Statement, args []value.Value) (*
 		if err != nil {
 			return nil, err
 		}
-		plan.Explain = true
+		plan.Explain, plan.Analyze, plan.ExplainFormat = true, s.Analyze, s.Format
 		return plan, nil
 	case *parser.Select:
 		return p.planSelect(sql, s, args)

@@ -156,9 +156,6 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 }
 
 func (s *Session) run(ctx context.Context, sql string) error {
-	if ok, err := s.explainCode(sql); ok {
-		return err
-	}
 	// One plan serves EXPLAIN, \explain and the statement itself.
 	plan, err := s.DB.PlanContext(ctx, sql)
 	if err != nil {
@@ -167,8 +164,11 @@ func (s *Session) run(ctx context.Context, sql string) error {
 	if plan.Control != planner.NoControl {
 		return s.control(ctx, plan.Control)
 	}
-	if plan.Explain || s.Explain {
-		if err := s.print(func(p *format.Printer) error { return p.Plan(plan) }); err != nil || plan.Explain {
+	if plan.Explain {
+		return s.explain(ctx, plan)
+	}
+	if s.Explain {
+		if err := s.print(func(p *format.Printer) error { return p.Plan(plan) }); err != nil {
 			return err
 		}
 	}

@@ -201,22 +201,3 @@ func mustJSON(v any) string {
 	_ = enc.Encode(v)
 	return strings.TrimSpace(b.String())
 }
-
-func TestSplit(t *testing.T) {
-	for _, c := range []struct {
-		sql, format, rest string
-		ok, fails         bool
-	}{
-		{sql: "EXPLAIN (FORMAT go) SELECT 1", format: "go", rest: " SELECT 1", ok: true},
-		{sql: "  -- note\n explain(format CLI)\nDELETE FROM t", format: "cli", rest: "\nDELETE FROM t", ok: true},
-		{sql: "/* x */ EXPLAIN ( FORMAT Go ) UPDATE t SET a = 1", format: "go", rest: " UPDATE t SET a = 1", ok: true},
-		{sql: "EXPLAIN SELECT 1", rest: "EXPLAIN SELECT 1"},
-		{sql: "SELECT 'EXPLAIN (FORMAT go)'", rest: "SELECT 'EXPLAIN (FORMAT go)'"},
-		{sql: "EXPLAIN (FORMAT yaml) SELECT 1", rest: " SELECT 1", ok: true, fails: true},
-	} {
-		f, rest, ok, err := codegen.Split(c.sql)
-		if string(f) != c.format || rest != c.rest || ok != c.ok || (err != nil) != c.fails {
-			t.Errorf("Split(%q) = %q, %q, %v, %v", c.sql, f, rest, ok, err)
-		}
-	}
-}

@@ -365,24 +365,31 @@ func plural(n int64, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// Plan prints a plan: the EXPLAIN tree in the table format,
-// {"plan": [requests]} in the JSON formats, one row per line of the tree
+// Plan prints what EXPLAIN prints: the plan as a tree in the table
+// format, as {"plan": [requests]} in the JSON formats, one line a row
 // in the others.
 func (p *Printer) Plan(plan *planner.Plan) error {
-	switch p.F {
-	case JSON, JSONL:
-		reqs := plan.Requests()
-		if reqs == nil {
-			reqs = []*planner.Request{}
-		}
-		_, err := fmt.Fprintf(p.W, "%s\n", marshal(map[string]any{"plan": reqs}))
+	reqs := plan.Requests()
+	if reqs == nil {
+		reqs = []*planner.Request{}
+	}
+	return p.Tree(plan.String(), map[string]any{"plan": reqs}, plan.ExplainFormat)
+}
+
+// Tree prints a drawn tree (text) or, in the JSON formats, js: the
+// table format writes text as it is, the others one line a row. as
+// ("text" or "json", from EXPLAIN's FORMAT option) overrides the format.
+func (p *Printer) Tree(text string, js any, as string) error {
+	switch {
+	case as == "json" || (as == "" && (p.F == JSON || p.F == JSONL)):
+		_, err := fmt.Fprintf(p.W, "%s\n", marshal(js))
 		return err
-	case Table:
-		_, err := io.WriteString(p.W, plan.String())
+	case as == "text" || p.F == Table:
+		_, err := io.WriteString(p.W, text)
 		return err
 	}
 	st := &Static{Cols: []string{"plan"}}
-	for _, line := range strings.Split(strings.TrimRight(plan.String(), "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		st.Data = append(st.Data, []value.Value{line})
 	}
 	_, err := p.Rows(st)
