@@ -7,101 +7,36 @@ import (
 	"github.com/dynosql/dynosql/internal/errs"
 )
 
-// The functions here read SQL text only as far as quotes and comments go,
-// the way sqlparser's tokenizer does: '...' and "..." with backslash
-// escapes, `...` without, and comments starting with --, # or /*. They
-// serve Split, Complete and the statements sqlparser cannot read.
+// The functions here cut SQL text into spans with a Scanner. They serve
+// Split, Parse and the statements sqlparser cannot read.
 
-// unitKind classifies a stretch of SQL text.
-type unitKind int
-
-const (
-	unitCode    unitKind = iota // anything outside quotes and comments, ';' excepted
-	unitSemi                    // a ';' outside quotes and comments
-	unitQuote                   // a quoted string or identifier, quotes included
-	unitComment                 // a comment, markers included
-)
-
-// unit is a stretch [start, end) of SQL text.
-type unit struct {
-	kind       unitKind
+// span is a stretch [start, end) of SQL text.
+type span struct {
+	kind       SpanKind
 	start, end int
 }
 
-// units cuts s into code, semicolons, quotes and comments. An unclosed
-// quote or /* comment is an error at its opening; the units before it are
+// spansOf cuts s into code, semicolons, quotes and comments. An unclosed
+// quote or /* comment is an error at its opening; the spans before it are
 // returned too.
-func units(s string) ([]unit, *errs.Error) {
-	var out []unit
-	code := -1 // start of the pending code run, or -1
-	flush := func(end int) {
-		if code >= 0 {
-			out = append(out, unit{unitCode, code, end})
-			code = -1
-		}
-	}
+func spansOf(s string) ([]span, *errs.Error) {
+	var out []span
+	var sc Scanner
 	for i := 0; i < len(s); {
-		c := s[i]
+		end, kind := sc.Next(s, i)
 		switch {
-		case c == ';':
-			flush(i)
-			out = append(out, unit{unitSemi, i, i + 1})
-			i++
-		case c == '\'' || c == '"' || c == '`':
-			flush(i)
-			end := closeQuote(s, i)
-			if end < 0 {
-				return out, errs.New(errs.Syntax, "unclosed quote %c", c).At(s, i).
-					WithHint("close the string with %c; write %c%c for a %c inside it", c, c, c, c)
-			}
-			out = append(out, unit{unitQuote, i, end})
-			i = end
-		case c == '#' || (c == '-' && strings.HasPrefix(s[i:], "--")):
-			flush(i)
-			end := strings.IndexByte(s[i:], '\n')
-			if end < 0 {
-				end = len(s)
-			} else {
-				end += i + 1
-			}
-			out = append(out, unit{unitComment, i, end})
-			i = end
-		case c == '/' && strings.HasPrefix(s[i:], "/*"):
-			flush(i)
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				return out, errs.New(errs.Syntax, "unclosed comment").At(s, i).
-					WithHint("end the comment with */")
-			}
-			end += i + 4
-			out = append(out, unit{unitComment, i, end})
-			i = end
-		default:
-			if code < 0 {
-				code = i
-			}
-			i++
+		case sc.Quote() != 0:
+			c := s[i]
+			return out, errs.New(errs.Syntax, "unclosed quote %c", c).At(s, i).
+				WithHint("close the string with %c; write %c%c for a %c inside it", c, c, c, c)
+		case sc.InBlockComment():
+			return out, errs.New(errs.Syntax, "unclosed comment").At(s, i).
+				WithHint("end the comment with */")
 		}
+		out = append(out, span{kind, i, end})
+		i = end
 	}
-	flush(len(s))
 	return out, nil
-}
-
-// closeQuote returns the offset just past the quote that closes the one
-// at s[i], or -1 when there is none.
-func closeQuote(s string, i int) int {
-	q := s[i]
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			if q != '`' {
-				j++ // the escaped byte cannot close the quote
-			}
-		case q:
-			return j + 1
-		}
-	}
-	return -1
 }
 
 // Split cuts a script into statements on semicolons outside quotes and
@@ -127,7 +62,7 @@ func statementSpans(script string) ([][2]int, *errs.Error) {
 	if err := checkText(script); err != nil {
 		return nil, err
 	}
-	us, err := units(script)
+	us, err := spansOf(script)
 	if err != nil {
 		return nil, err
 	}
@@ -142,12 +77,12 @@ func statementSpans(script string) ([][2]int, *errs.Error) {
 	}
 	for _, u := range us {
 		switch u.kind {
-		case unitSemi:
+		case SpanSemicolon:
 			add(u.start)
 			start, content = u.end, false
-		case unitQuote:
+		case SpanQuoted:
 			content = true
-		case unitCode:
+		case SpanCode:
 			content = content || strings.TrimFunc(script[u.start:u.end], isBlank) != ""
 		}
 	}
@@ -159,45 +94,21 @@ func statementSpans(script string) ([][2]int, *errs.Error) {
 // order mark included: editors put U+FEFF at the start of files.
 func isBlank(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
-// Complete reports whether buf ends a statement: its last unit outside
-// white space and comments is a ';' that is not inside a quote or comment.
-// The REPL keeps reading lines until it is true.
-func Complete(buf string) bool {
-	us, err := units(buf)
-	if err != nil {
-		return false
-	}
-	for i := len(us) - 1; i >= 0; i-- {
-		switch u := us[i]; {
-		case u.kind == unitComment:
-		case u.kind == unitCode && strings.TrimSpace(buf[u.start:u.end]) == "":
-		default:
-			return u.kind == unitSemi
-		}
-	}
-	return false
-}
-
 // wordAt skips white space and comments from offset i of s and returns the
 // word (letters, digits and '_') found there with its offsets; word is ""
 // when something else comes first. start is where that something begins.
 func wordAt(s string, i int) (word string, start, end int) {
+	var sc Scanner
 	for i < len(s) {
 		switch {
 		case s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r':
 			i++
-		case s[i] == '#' || strings.HasPrefix(s[i:], "--"):
-			nl := strings.IndexByte(s[i:], '\n')
-			if nl < 0 {
-				return "", len(s), len(s)
+		case opensLineComment(s, i) || opensBlockComment(s, i):
+			next, _ := sc.Next(s, i)
+			if sc.InBlockComment() {
+				return "", i, i // unclosed
 			}
-			i += nl + 1
-		case strings.HasPrefix(s[i:], "/*"):
-			e := strings.Index(s[i+2:], "*/")
-			if e < 0 {
-				return "", i, i
-			}
-			i += e + 4
+			i = next
 		default:
 			end = i
 			for end < len(s) && isWordByte(s[end]) {
@@ -216,9 +127,9 @@ func isWordByte(c byte) bool {
 // versionComment returns the offset of the first /*! comment in s, which
 // sqlparser reads as SQL (and can crash on), or -1.
 func versionComment(s string) int {
-	us, _ := units(s)
+	us, _ := spansOf(s)
 	for _, u := range us {
-		if u.kind == unitComment && strings.HasPrefix(s[u.start:], "/*!") {
+		if u.kind == SpanComment && strings.HasPrefix(s[u.start:], "/*!") {
 			return u.start
 		}
 	}

@@ -59,29 +59,60 @@ func TestSplitUnclosed(t *testing.T) {
 	}
 }
 
-func TestComplete(t *testing.T) {
+// TestScanner reads text in pieces, as the shell gives it line by line,
+// and checks the spans read and what each piece leaves open.
+func TestScanner(t *testing.T) {
 	tests := []struct {
-		name string
-		buf  string
-		want bool
+		name   string
+		pieces []string
+		want   []string // kind:text of each span, then open:X after each piece
 	}{
-		{"an empty buffer is not complete", "", false},
-		{"a statement without ';' is not complete", "SELECT 1", false},
-		{"a final ';' completes", "SELECT 1;", true},
-		{"white space after ';' is ignored", "SELECT 1;  \n", true},
-		{"a comment after ';' is ignored", "SELECT 1; -- done\n", true},
-		{"a block comment after ';' is ignored", "SELECT 1; /* done */", true},
-		{"';' inside a string does not complete", "SELECT 'a;", false},
-		{"';' inside a closed string does not complete", "SELECT 'a;'", false},
-		{"';' inside a line comment does not complete", "SELECT 1 -- ;", false},
-		{"';' inside an open block comment does not complete", "SELECT 1 /* ;", false},
-		{"text after ';' starts a new statement", "SELECT 1; SELECT", false},
-		{"a ';' alone completes", ";", true},
+		{"quotes and comments hide ';'",
+			[]string{"SELECT 'a;b', \"c;\" -- d;\n;"},
+			[]string{"code:SELECT ", "quoted:'a;b'", "code:, ", "quoted:\"c;\"", "code: ", "comment:-- d;\n", "semicolon:;", "open:"}},
+		{"a string goes on in the next piece",
+			[]string{"SELECT 'a\n", "b';"},
+			[]string{"code:SELECT ", "quoted:'a\n", "open:'", "quoted:b'", "semicolon:;", "open:"}},
+		{"a block comment goes on in the next piece",
+			[]string{"/* a\n", "b */ x"},
+			[]string{"comment:/* a\n", "open:*", "comment:b */", "code: x", "open:"}},
+		{"a backslash escapes a quote, but not in backquotes",
+			[]string{`'x\'y' ` + "`a\\`"},
+			[]string{`quoted:'x\'y'`, "code: ", "quoted:`a\\`", "open:"}},
+		{"an escaped newline stays in the string",
+			[]string{"'a\\\n", "';"},
+			[]string{"quoted:'a\\\n", "open:'", "quoted:'", "semicolon:;", "open:"}},
+		{"# and -- start line comments, a single - does not",
+			[]string{"a-b#c\nd--e"},
+			[]string{"code:a-b", "comment:#c\n", "code:d", "comment:--e", "open:-"}},
+		{"/*/ opens a comment and does not close it",
+			[]string{"x /*/ y"},
+			[]string{"code:x ", "comment:/*/ y", "open:*"}},
 	}
+	kinds := []string{SpanCode: "code", SpanSemicolon: "semicolon", SpanQuoted: "quoted", SpanComment: "comment"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Complete(tt.buf); got != tt.want {
-				t.Errorf("Complete(%q) = %v, want %v", tt.buf, got, tt.want)
+			var sc Scanner
+			var got []string
+			for _, s := range tt.pieces {
+				for i := 0; i < len(s); {
+					end, kind := sc.Next(s, i)
+					got = append(got, kinds[kind]+":"+s[i:end])
+					i = end
+				}
+				open := ""
+				switch {
+				case sc.Quote() != 0:
+					open = string(sc.Quote())
+				case sc.InBlockComment():
+					open = "*"
+				case sc.Open():
+					open = "-"
+				}
+				got = append(got, "open:"+open)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
 	}

@@ -49,10 +49,10 @@ func markEscapes(src string) string {
 	if !strings.Contains(src, `\%`) && !strings.Contains(src, `\_`) {
 		return src
 	}
-	us, _ := units(src)
+	us, _ := spansOf(src)
 	b := []byte(src)
 	for _, u := range us {
-		if u.kind != unitQuote || src[u.start] == '`' {
+		if u.kind != SpanQuoted || src[u.start] == '`' {
 			continue
 		}
 		for i := u.start + 1; i < u.end-1; i++ {

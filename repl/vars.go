@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/parser"
 )
 
 // HistFileVar is the variable that names the shell's history file; set to
@@ -92,18 +93,22 @@ func (s *Session) substitute(sql string) string {
 		return sql
 	}
 	var b strings.Builder
-	var st lexState
+	var sc parser.Scanner
 	done := 0
 	for i := 0; i < len(sql); {
-		next, code := st.advance(sql, i)
-		if code && sql[i] == ':' {
-			if v, end, ok := s.variableAt(sql, i); ok {
-				b.WriteString(sql[done:i])
+		next, kind := sc.Next(sql, i)
+		for j := i; kind == parser.SpanCode && j < next; j++ {
+			if sql[j] != ':' {
+				continue
+			}
+			if v, end, ok := s.variableAt(sql, j); ok {
+				b.WriteString(sql[done:j])
 				b.WriteString(v)
-				done, next = end, end
+				done = end
+				j = end - 1
 			}
 		}
-		i = next
+		i = max(next, done)
 	}
 	b.WriteString(sql[done:])
 	return b.String()
