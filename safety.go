@@ -2,7 +2,6 @@ package dynosql
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -58,44 +57,8 @@ func (s *safety) open(user []func(*dynamodb.Options)) []func(*dynamodb.Options) 
 // carrying the retry ceiling for the executor's own resend loops.
 func (s *safety) enter(ctx context.Context, p *planner.Plan) (context.Context, error) {
 	if s.readOnly && p.Writes && !p.Explain {
-		kind := statementKind(p.SQL)
-		return ctx, errs.New(errs.ReadOnly, "%s refused: this session is read-only; nothing was sent", kind).
+		return ctx, errs.New(errs.ReadOnly, "%s refused: this session is read-only; nothing was sent", p.Verb).
 			WithHint("to write, open it without --read-only (readonly=1 in a DSN, dynosql.WithReadOnly in Go)")
 	}
 	return retry.WithCeiling(ctx, s.policy.Ceiling()), nil
-}
-
-// statementKind names a write by its first keyword, for messages.
-func statementKind(sql string) string {
-	fields := strings.Fields(strings.ToUpper(skipComments(sql)))
-	switch {
-	case len(fields) == 0:
-		return "the statement"
-	case fields[0] == "REPAIR":
-		return "REPAIR COPIES"
-	}
-	return fields[0]
-}
-
-// skipComments drops the comments and blanks a statement starts with.
-func skipComments(sql string) string {
-	for {
-		sql = strings.TrimSpace(sql)
-		switch {
-		case strings.HasPrefix(sql, "--"), strings.HasPrefix(sql, "#"):
-			_, rest, ok := strings.Cut(sql, "\n")
-			if !ok {
-				return ""
-			}
-			sql = rest
-		case strings.HasPrefix(sql, "/*"):
-			_, rest, ok := strings.Cut(sql, "*/")
-			if !ok {
-				return ""
-			}
-			sql = rest
-		default:
-			return sql
-		}
-	}
 }

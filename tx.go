@@ -66,7 +66,7 @@ func (tx *Tx) Commit(ctx context.Context) (Result, error) {
 		return Result{}, errs.New(errs.Invalid, "the transaction has ended").WithHint("BEGIN a new one")
 	}
 	tx.done = true
-	ctx, err := tx.db.safety.enter(ctx, &planner.Plan{Writes: len(tx.plan.Statements) > 0, SQL: "COMMIT"})
+	ctx, err := tx.db.safety.enter(ctx, &planner.Plan{Writes: len(tx.plan.Statements) > 0, Verb: "COMMIT", SQL: "COMMIT"})
 	if err != nil {
 		return Result{}, err
 	}

@@ -34,6 +34,9 @@ type Plan struct {
 	// Writes is true for INSERT, UPDATE, DELETE and REPAIR COPIES, which
 	// the executor runs with Exec rather than Query.
 	Writes bool
+	// Verb names the statement that writes, as messages do (INSERT,
+	// UPDATE, DELETE, REPAIR COPIES); "" for a read.
+	Verb string
 	// Control is set, and Root nil, for BEGIN, COMMIT and ROLLBACK, which
 	// the session carries out.
 	Control Control

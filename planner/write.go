@@ -15,25 +15,30 @@ import (
 func (p *Planner) planWrite(sql string, stmt parser.Statement, args []value.Value) (*Plan, error) {
 	var root Node
 	var err error
-	writes := true
+	var verb string
 	switch s := stmt.(type) {
 	case *parser.Insert:
+		verb = "INSERT"
 		root, err = p.planInsert(sql, s, args)
 	case *parser.Update:
+		verb = "UPDATE"
 		root, err = p.planUpdate(sql, s, args)
 	case *parser.Delete:
+		verb = "DELETE"
 		root, err = p.planDelete(sql, s, args)
 	case *parser.CheckCopies:
 		root, err = p.planCheckCopies(sql, s, args)
-		writes = s.Repair
+		if s.Repair {
+			verb = "REPAIR COPIES"
+		}
 	default:
 		return nil, errs.New(errs.Internal, "no planner for %T", stmt)
 	}
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{SQL: sql, Root: root, Writes: writes}
-	if !writes {
+	plan := &Plan{SQL: sql, Root: root, Writes: verb != "", Verb: verb}
+	if !plan.Writes {
 		plan.Columns = CopyCheckColumns
 	}
 	return plan, nil
