@@ -40,6 +40,21 @@ func dump(b *strings.Builder, s Statement, indent string) {
 			line("  where %s", ex(e))
 		}
 	}
+	orderLimit := func(order []OrderItem, limit, offset Expr) {
+		for _, o := range order {
+			dir := "asc"
+			if o.Desc {
+				dir = "desc"
+			}
+			line("  order by %s %s", ex(o.Expr), dir)
+		}
+		if limit != nil {
+			line("  limit %s", ex(limit))
+		}
+		if offset != nil {
+			line("  offset %s", ex(offset))
+		}
+	}
 	switch s := s.(type) {
 	case *Select:
 		if s.Distinct {
@@ -74,19 +89,7 @@ func dump(b *strings.Builder, s Statement, indent string) {
 		if s.Having != nil {
 			line("  having %s", ex(s.Having))
 		}
-		for _, o := range s.OrderBy {
-			dir := "asc"
-			if o.Desc {
-				dir = "desc"
-			}
-			line("  order by %s %s", ex(o.Expr), dir)
-		}
-		if s.Limit != nil {
-			line("  limit %s", ex(s.Limit))
-		}
-		if s.Offset != nil {
-			line("  offset %s", ex(s.Offset))
-		}
+		orderLimit(s.OrderBy, s.Limit, s.Offset)
 	case *Insert:
 		line("insert %s @%d", s.Table, s.Pos)
 		line("  columns %s", strings.Join(s.Columns, ", "))
@@ -119,19 +122,7 @@ func dump(b *strings.Builder, s Statement, indent string) {
 		}
 		dump(b, s.Left, indent+"  ")
 		dump(b, s.Right, indent+"  ")
-		for _, o := range s.OrderBy {
-			dir := "asc"
-			if o.Desc {
-				dir = "desc"
-			}
-			line("  order by %s %s", ex(o.Expr), dir)
-		}
-		if s.Limit != nil {
-			line("  limit %s", ex(s.Limit))
-		}
-		if s.Offset != nil {
-			line("  offset %s", ex(s.Offset))
-		}
+		orderLimit(s.OrderBy, s.Limit, s.Offset)
 	case *Begin:
 		line("begin")
 	case *Commit:

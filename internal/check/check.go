@@ -178,30 +178,23 @@ func File(db *dynosql.DB, name, text string) ([]*Report, error) {
 	return out, nil
 }
 
-// codeStart is the offset of the first SQL code in sql, past comments.
+// codeStart is the offset of the first SQL code in sql, past white space
+// and comments.
 func codeStart(sql string) int {
-	i := 0
-	for i < len(sql) {
-		switch rest := sql[i:]; {
-		case rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r':
+	var sc parser.Scanner
+	for i := 0; i < len(sql); {
+		switch sql[i] {
+		case ' ', '\t', '\n', '\r':
 			i++
-		case strings.HasPrefix(rest, "--") || rest[0] == '#':
-			nl := strings.IndexByte(rest, '\n')
-			if nl < 0 {
-				return len(sql)
-			}
-			i += nl + 1
-		case strings.HasPrefix(rest, "/*"):
-			end := strings.Index(rest, "*/")
-			if end < 0 {
-				return len(sql)
-			}
-			i += end + 2
-		default:
+			continue
+		}
+		end, kind := sc.Next(sql, i)
+		if kind != parser.SpanComment {
 			return i
 		}
+		i = end
 	}
-	return i
+	return len(sql)
 }
 
 // position returns the line and column (in runes, from 1) of offset off.
