@@ -113,7 +113,8 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 		if out.Table.TableStatus == "" {
 			// Only the embedded server (minidyn) describes a table
 			// without a status; plans work around what it does not do
-			// as DynamoDB does (README, "The embedded backend").
+			// as DynamoDB does (ARCHITECTURE.md, "Raw tables and the
+			// embedded backend").
 			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true, NoLocalFetch: true, NoIndexKeyUpdate: true}
 		}
 	}

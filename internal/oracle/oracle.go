@@ -4,7 +4,7 @@
 //
 // Each entity becomes one table named after it, with one column per
 // declared column. Results come back in dynosql's value model (see
-// internal/value), so they compare directly with what dynosql returns.
+// package value), so they compare directly with what dynosql returns.
 //
 // Two SQLite habits that differ from DynamoDB are changed: LIKE is
 // case-sensitive (DynamoDB's begins_with is), and strings compare by their
