@@ -91,8 +91,9 @@ func readLayers(t *testing.T, path string) (layer map[string]int, support map[st
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := bytes.Cut(doc, []byte("\n```layers\n"))
-	if block, _, ok = bytes.Cut(block, []byte("\n```")); !ok {
+	_, block, opened := bytes.Cut(doc, []byte("\n```layers\n"))
+	block, _, closed := bytes.Cut(block, []byte("\n```"))
+	if !opened || !closed {
 		t.Fatalf("%s has no ```layers block", path)
 	}
 	var rows [][]string
