@@ -78,4 +78,3 @@ func orNothing(w string) string {
 	}
 	return w
 }
-
