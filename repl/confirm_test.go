@@ -21,7 +21,7 @@ func TestShellAsksBeforeAWideUpdate(t *testing.T) {
 	t.Cleanup(func() { _ = db.Close() })
 	var out, errOut syncBuffer
 	s := NewSession(db, &out, &errOut)
-	s.Interrupt = func(ctx context.Context) (context.Context, context.CancelFunc) { return context.WithCancel(ctx) }
+	s.Interrupt = context.WithCancel
 	in, typing := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
