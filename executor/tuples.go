@@ -32,17 +32,24 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 		if len(x.PK) == 1 {
 			return &queryIter{r: r, q: x}, nil
 		}
-		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.queryEach(ctx, x, []tuple{r.empty()}) }}, nil
+		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.queryEach(ctx, x) }}, nil
 	case *planner.Scan:
 		return &scanIter{r: r, s: x}, nil
 	case *planner.BatchGet:
-		return &joinIter{r: r, inner: x, kind: planner.Inner, outer: &onceIter{items: []tuple{r.empty()}}}, nil
+		return r.join(&onceIter{items: []tuple{r.empty()}}, x, planner.Inner, nil)
 	case *planner.Join:
 		outer, err := r.tuples(x.Outer)
-		return &joinIter{r: r, inner: x.Inner, kind: x.Kind, on: x.On, outer: outer}, err
+		if err != nil {
+			return nil, err
+		}
+		return r.join(outer, x.Inner, x.Kind, x.On)
 	case *planner.Refetch:
+		// The base item read by key replaces the slot's row.
 		in, err := r.tuples(x.Input)
-		return &joinIter{r: r, inner: x.Get, kind: planner.Inner, refetch: x.Slot, outer: in}, err
+		if err != nil {
+			return nil, err
+		}
+		return r.join(in, x.Get, planner.Inner, nil)
 	case *planner.PartitionJoin:
 		in, err := r.tuples(x.Input)
 		return &partitionIter{r: r, pj: x, in: in}, err
