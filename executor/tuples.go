@@ -170,7 +170,16 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	var out []tuple
 	claimed := 0
 	for _, item := range items {
-		e := m.Classify(item, entities)
+		var e *mapping.Entity
+		if len(reads) == 1 && reads[0].Alone {
+			// No other entity's item can come back: the keys read need
+			// only fit (they may be none).
+			if fits(reads[0].Of, item) {
+				e = reads[0].Of
+			}
+		} else {
+			e = m.Classify(item, entities)
+		}
 		if e == nil {
 			continue
 		}
@@ -186,6 +195,23 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	}
 	r.log.add(step, reads, len(items), claimed)
 	return out
+}
+
+// fits reports whether every key attribute of entity e that item holds
+// matches e's template, and its type attribute, if any, names e.
+func fits(e *mapping.Entity, item map[string]types.AttributeValue) bool {
+	for _, attr := range e.KeyAttrs() {
+		if av, ok := item[attr]; ok {
+			if _, ok := e.Key(attr).Parse(av); !ok {
+				return false
+			}
+		}
+	}
+	m := e.Mapping()
+	if typ, ok := item[m.TypeAttribute].(*types.AttributeValueMemberS); ok && m.TypeAttribute != "" && e.Type != "" {
+		return typ.Value == e.Type
+	}
+	return true
 }
 
 // readLog counts, per read step, the items DynamoDB returned and those an
