@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -50,9 +51,11 @@ func (l *requestLog) reset() {
 }
 
 // loadRoster loads the school mapping with a course c99 of n students
-// (and a course c98 that 50 of them also take), so that a roster join
-// crosses many BatchGetItems.
-func loadRoster(t *testing.T, b testkit.Backend, n int, opts ...dynosql.Option) *testkit.Fixture {
+// (and a course c98 that every 24th also takes), so that a roster join
+// crosses many BatchGetItems. Each enrollment of c99 carries pad bytes
+// in enrolledOn, which no roster reads: 1000 take its Query past a 1 MB
+// page.
+func loadRoster(t testing.TB, b testkit.Backend, n, pad int, opts ...dynosql.Option) *testkit.Fixture {
 	t.Helper()
 	m, err := mapping.Load(testkit.Testdata("school", "mapping.yaml"))
 	if err != nil {
@@ -67,7 +70,8 @@ func loadRoster(t *testing.T, b testkit.Backend, n int, opts ...dynosql.Option) 
 		id := fmt.Sprintf("s%04d", i)
 		rows = append(rows,
 			backend.DatasetRow{Entity: "students", Row: mapping.Row{"id": id, "name": "Student " + id, "year": fmt.Sprint(1 + i%4)}},
-			backend.DatasetRow{Entity: "enrollments", Row: mapping.Row{"student_id": id, "course_id": "c99", "grade": grades[i%5]}})
+			backend.DatasetRow{Entity: "enrollments", Row: mapping.Row{"student_id": id, "course_id": "c99", "grade": grades[i%5],
+				"enrolledOn": "2026-09-01" + strings.Repeat(" ", pad)}})
 		if i%24 == 0 {
 			rows = append(rows, backend.DatasetRow{Entity: "enrollments", Row: mapping.Row{"student_id": id, "course_id": "c98"}})
 		}
@@ -94,7 +98,7 @@ func TestJoinsSendTheRequestMinimum(t *testing.T) {
 			log.reset()
 			// Pages of 700 items: the outer Query takes two pages, as
 			// a partition past DynamoDB's 1 MB page limit does.
-			fx := loadRoster(t, b, 1200, pageLimitHook(700), log.hook())
+			fx := loadRoster(t, b, 1200, 0, pageLimitHook(700), log.hook())
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
 					log.reset()
