@@ -54,7 +54,7 @@
 //	project students.name, students.year
 //	└── get-item School  key: PK = "STU#a91", SK = "PROFILE"
 //	        reads: students
-//	        project: PK, SK, name, year
+//	        project: PK, name, year
 //	        eventually consistent
 //
 // # Errors

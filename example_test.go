@@ -72,11 +72,11 @@ func ExampleDB_Explain() {
 	// └── lookup-join c.id = e.course_id
 	//     ├── query School  key: (PK = "STU#a91") AND (begins_with (SK, "ENROLL#CRS#"))
 	//     │       reads: enrollments e
-	//     │       project: PK, SK
+	//     │       project: SK
 	//     │       eventually consistent
 	//     └── batch-get School  key: PK = "CRS#{e.course_id}", SK = "META"
 	//             reads: courses c
-	//             project: PK, SK, title
+	//             project: PK, title
 	//             eventually consistent
 	//             one request per 100 distinct keys of outer rows
 }

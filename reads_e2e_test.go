@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -166,10 +167,16 @@ func unprocessedHook(m *mapping.Mapping, n int32) dynosql.Option {
 		for table, items := range res.Responses {
 			half := len(items) / 2
 			ka := in.Parameters.(*dynamodb.BatchGetItemInput).RequestItems[table]
+			asked := ka.Keys
 			ka.Keys = nil
 			for _, item := range items[half:] {
-				ka.Keys = append(ka.Keys, map[string]types.AttributeValue{
-					m.PartitionKey: item[m.PartitionKey], m.SortKey: item[m.SortKey]})
+				// The key asked for: the item holds only the key
+				// attributes its projection names.
+				i := slices.IndexFunc(asked, func(k map[string]types.AttributeValue) bool {
+					return mapping.Text(item[m.PartitionKey]) == mapping.Text(k[m.PartitionKey]) &&
+						(item[m.SortKey] == nil || mapping.Text(item[m.SortKey]) == mapping.Text(k[m.SortKey]))
+				})
+				ka.Keys = append(ka.Keys, asked[i])
 			}
 			res.Responses[table] = items[:half]
 			res.UnprocessedKeys = map[string]types.KeysAndAttributes{table: ka}

@@ -3,7 +3,9 @@ package executor
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -11,90 +13,171 @@ import (
 
 	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/internal/retry"
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
 )
 
-// lookup reads every key the lookups need for the outer rows with
-// BatchGetItem and returns, for each outer row, the partial tuples found
-// (the cross product of its lookups' rows). A row missing from an inner
-// lookup yields nothing; the join kind decides what is kept.
-func (r *run) lookup(ctx context.Context, bg *planner.BatchGet, outers []tuple) ([][]tuple, error) {
-	keys := map[string]map[string]types.AttributeValue{}
-	wants := make([][][]string, len(outers)) // per outer row, per lookup, the key ids
-	for i, o := range outers {
-		wants[i] = make([][]string, len(bg.Lookups))
-		for li, l := range bg.Lookups {
-			for _, key := range l.Render(r.binder(o)) {
-				id := l.Read.Of.Mapping().ItemID(key)
-				keys[id] = key
-				wants[i][li] = append(wants[i][li], id)
-			}
-		}
-	}
-	items, err := r.batchGet(ctx, bg, keys)
-	if err != nil {
-		return nil, err
-	}
-	per := make([][]tuple, len(outers))
-	for i := range outers {
-		partial := []tuple{r.empty()}
-		for li, l := range bg.Lookups {
-			var found []tuple
-			for _, id := range wants[i][li] {
-				if item, ok := items[id]; ok {
-					found = append(found, r.classify(bg, []map[string]types.AttributeValue{item}, []planner.Read{l.Read})...)
-				}
-			}
-			var next []tuple
-			for _, p := range partial {
-				for _, f := range found {
-					t := make(tuple, len(p))
-					copy(t, p)
-					t[l.Read.Slot] = f[l.Read.Slot]
-					next = append(next, t)
-				}
-			}
-			partial = next
-		}
-		per[i] = partial
-	}
-	return per, nil
+// batchSide reads a BatchGet's keys for the outer rows of a join as they
+// come: it gathers the distinct keys not asked for yet and sends them
+// 100 to a BatchGetItem, across outer pages, so that every request but
+// the last is full. A key is asked for once while rows wait for it, and
+// a constant key (one that depends on no outer row) once per statement.
+type batchSide struct {
+	r     *run
+	bg    *planner.BatchGet
+	attrs []string             // the key attributes that tell items apart
+	known map[string]*keyState // by key id: the keys asked for or gathered
+	// next is the job the gathered keys will be sent in; keys are its
+	// keys, by id.
+	next *job
+	keys map[string]map[string]types.AttributeValue
 }
 
-// batchGet fetches items by key, 100 distinct keys a request, requests in
-// parallel, retrying unprocessed keys with backoff until all are read or
-// the context ends. It returns the items by key id.
-func (r *run) batchGet(ctx context.Context, bg *planner.BatchGet, keys map[string]map[string]types.AttributeValue) (map[string]map[string]types.AttributeValue, error) {
-	ids := make([]string, 0, len(keys))
-	for id := range keys {
-		ids = append(ids, id)
+// keyState is one key of a batchSide: the job that reads it, how many
+// waiting rows want it, and its item decoded for each lookup.
+type keyState struct {
+	id     string
+	j      *job
+	refs   int
+	pinned bool // a constant key: kept for every outer row
+	rows   map[int]mapping.Row
+}
+
+func newBatchSide(r *run, bg *planner.BatchGet) *batchSide {
+	m := bg.Lookups[0].Read.Of.Mapping()
+	attrs := m.BaseKeyAttrs()
+	if len(bg.Project) > 0 {
+		// The planner leaves out of the projection only key attributes
+		// that hold the same constant in every key asked for.
+		attrs = slices.DeleteFunc(slices.Clone(attrs), func(a string) bool { return !slices.Contains(bg.Project, a) })
 	}
-	sort.Strings(ids)
-	chunks := (len(ids) + limits.BatchGetKeys - 1) / limits.BatchGetKeys
-	results := make([][]map[string]types.AttributeValue, chunks)
-	err := r.ex.parallel(ctx, chunks, func(ctx context.Context, c int) error {
-		var chunk []map[string]types.AttributeValue
-		for _, id := range ids[c*limits.BatchGetKeys : min((c+1)*limits.BatchGetKeys, len(ids))] {
-			chunk = append(chunk, keys[id])
+	return &batchSide{r: r, bg: bg, attrs: attrs, known: map[string]*keyState{}}
+}
+
+// id identifies an item, or a key asked for, by the attributes that
+// tell the items apart.
+func (s *batchSide) id(item map[string]types.AttributeValue) string {
+	var b strings.Builder
+	for _, attr := range s.attrs {
+		b.WriteString(mapping.Text(item[attr]))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func (s *batchSide) ahead() (first, most int) {
+	return limits.BatchGetKeys, 2 * s.r.ex.opts.Concurrency * limits.BatchGetKeys
+}
+
+func (s *batchSide) want(ctx context.Context, w *waiting) error {
+	w.keys = make([][]*keyState, len(s.bg.Lookups))
+	for li, l := range s.bg.Lookups {
+		for _, key := range l.Render(s.r.binder(w.t)) {
+			id := s.id(key)
+			ks := s.known[id]
+			if ks == nil {
+				if s.next == nil {
+					s.next, s.keys = newJob(), map[string]map[string]types.AttributeValue{}
+				}
+				ks = &keyState{id: id, j: s.next, pinned: l.Constant()}
+				s.known[id] = ks
+				s.keys[id] = key
+				if len(s.keys) == limits.BatchGetKeys {
+					s.flush(ctx)
+				}
+			}
+			ks.refs++
+			w.keys[li] = append(w.keys[li], ks)
+			w.addJob(ks.j)
 		}
-		in, err := bg.Build(chunk)
+	}
+	return nil
+}
+
+// flush sends the gathered keys in one BatchGetItem, sorted (so that a
+// request does not depend on the order of the outer rows), and sends
+// again what DynamoDB leaves unprocessed.
+func (s *batchSide) flush(ctx context.Context) {
+	if s.next == nil {
+		return
+	}
+	j, keys := s.next, s.keys
+	s.next, s.keys = nil, nil
+	s.r.start(ctx, j, func(ctx context.Context) error {
+		ids := slices.Sorted(maps.Keys(keys))
+		chunk := make([]map[string]types.AttributeValue, len(ids))
+		for i, id := range ids {
+			chunk[i] = keys[id]
+		}
+		in, err := s.bg.Build(chunk)
 		if err != nil {
 			return err
 		}
-		items, err := r.ex.batchGetAll(ctx, in)
-		results[c] = items
+		items, err := s.r.ex.batchGetAll(ctx, in)
+		j.byID = make(map[string]map[string]types.AttributeValue, len(items))
+		for _, item := range items {
+			j.byID[s.id(item)] = item
+		}
 		return err
 	})
-	if err != nil {
-		return nil, err
+}
+
+// rows returns the partial tuples of w's lookups: the cross product of
+// each lookup's rows. A key whose item is missing, or is not the
+// lookup's entity, yields nothing; the join kind decides what is kept.
+func (s *batchSide) rows(w *waiting) []tuple {
+	partial := []tuple{s.r.empty()}
+	for li, l := range s.bg.Lookups {
+		var found []mapping.Row
+		for _, ks := range w.keys[li] {
+			if row := s.decode(ks, li); row != nil {
+				found = append(found, row)
+			}
+		}
+		var next []tuple
+		for _, p := range partial {
+			for _, row := range found {
+				t := make(tuple, len(p))
+				copy(t, p)
+				t[l.Read.Slot] = row
+				next = append(next, t)
+			}
+		}
+		partial = next
 	}
-	found := map[string]map[string]types.AttributeValue{}
-	for _, items := range results {
-		for _, item := range items {
-			found[bg.Lookups[0].Read.Of.Mapping().ItemID(item)] = item
+	return partial
+}
+
+// decode returns the row of key ks's item for lookup li, or nil; each
+// item is classified once per lookup.
+func (s *batchSide) decode(ks *keyState, li int) mapping.Row {
+	if row, ok := ks.rows[li]; ok {
+		return row
+	}
+	var row mapping.Row
+	if item, ok := ks.j.byID[ks.id]; ok {
+		rd := s.bg.Lookups[li].Read
+		if ts := s.r.classify(s.bg, []map[string]types.AttributeValue{item}, []planner.Read{rd}); len(ts) > 0 {
+			row = ts[0][rd.Slot]
 		}
 	}
-	return found, nil
+	if ks.rows == nil {
+		ks.rows = map[int]mapping.Row{}
+	}
+	ks.rows[li] = row
+	return row
+}
+
+// release drops the keys no waiting row wants any more, constant ones
+// aside: what a join holds stays bounded by the rows it reads ahead.
+func (s *batchSide) release(w *waiting) {
+	for _, kss := range w.keys {
+		for _, ks := range kss {
+			if ks.refs--; ks.refs == 0 && !ks.pinned {
+				delete(s.known, ks.id)
+			}
+		}
+	}
 }
 
 // batchGetAll sends one BatchGetItem (of one table) and sends again

@@ -14,8 +14,8 @@ import (
 // Options tune the executor.
 type Options struct {
 	// Concurrency bounds the requests one statement has in flight at
-	// once (BatchGetItem chunks, queries per IN value or outer row).
-	// Zero means 8.
+	// once (BatchGetItem chunks, queries per IN value or outer row),
+	// besides the page of the outer read being fetched. Zero means 8.
 	Concurrency int
 	// OnRequest, when set, is added to every request's middleware stack
 	// (for counting or tracing); it is the SDK's own hook.
@@ -175,11 +175,15 @@ type run struct {
 	slots []planner.Slot
 	alias map[string]int // alias → slot
 	log   *readLog
+	sem   chan struct{} // the request slots its joins share (see start)
+	// limited is set when a LIMIT may stop the statement before its
+	// reads end: joins then read ahead little at first (see joinIter).
+	limited bool
 }
 
 // newRun returns a run over the slots of a plan (or of a write's reads).
 func (ex *Executor) newRun(slots []planner.Slot) *run {
-	r := &run{ex: ex, slots: slots, alias: map[string]int{}, log: &readLog{}}
+	r := &run{ex: ex, slots: slots, alias: map[string]int{}, log: &readLog{}, sem: make(chan struct{}, ex.opts.Concurrency)}
 	for i, s := range slots {
 		r.alias[s.Alias] = i
 	}

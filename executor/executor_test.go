@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -74,14 +75,17 @@ func TestBatchGetSendsUnprocessedKeysAgainAndChunksAt100(t *testing.T) {
 	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		return &dynamodb.QueryOutput{Items: edges}, nil
 	}}
-	first := true
+	var first sync.Once
 	f.batchGet = func(in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemOutput, error) {
 		ka := in.RequestItems["School"]
 		out := &dynamodb.BatchGetItemOutput{Responses: map[string][]map[string]types.AttributeValue{}}
 		keys := ka.Keys
-		if first && len(keys) == 100 {
+		half := false
+		if len(keys) == 100 {
+			first.Do(func() { half = true })
+		}
+		if half {
 			// Half now, half left unprocessed.
-			first = false
 			out.UnprocessedKeys = map[string]types.KeysAndAttributes{"School": {Keys: keys[50:], ProjectionExpression: ka.ProjectionExpression, ExpressionAttributeNames: ka.ExpressionAttributeNames}}
 			keys = keys[:50]
 		}

@@ -7,91 +7,161 @@ import (
 	"github.com/dynosql/dynosql/planner"
 )
 
-// outerBatch is how many outer rows one lookup step gathers: enough for a
-// full BatchGetItem of 100 keys.
-const outerBatch = 100
+// innerSide is what a join reads for its outer rows as they stream in.
+type innerSide interface {
+	// want registers outer row w.t: it sets the jobs w waits for and
+	// starts the requests that are due.
+	want(ctx context.Context, w *waiting) error
+	// flush starts the requests for what is gathered but not sent yet.
+	flush(ctx context.Context)
+	// rows returns the inner partial tuples of w, whose jobs have ended.
+	rows(w *waiting) []tuple
+	// release forgets what w holds.
+	release(w *waiting)
+	// ahead returns how many outer rows to read ahead of the one being
+	// joined: first, when a LIMIT may stop the statement early, and at
+	// most.
+	ahead() (first, most int)
+}
 
-// joinIter extends each outer row with what the inner step reads for it,
-// a batch of outer rows at a time, and keeps what the join kind says.
+// waiting is an outer row read and not yet joined: what it waits for.
+type waiting struct {
+	t    tuple
+	jobs []*job
+	keys [][]*keyState // a BatchGet's keys, per lookup
+}
+
+func (w *waiting) ready() bool {
+	for _, j := range w.jobs {
+		if !j.ready() {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *waiting) wait(ctx context.Context) error {
+	for _, j := range w.jobs {
+		if err := j.wait(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addJob adds j to what w waits for, once.
+func (w *waiting) addJob(j *job) {
+	for _, have := range w.jobs {
+		if have == j {
+			return
+		}
+	}
+	w.jobs = append(w.jobs, j)
+}
+
+// joinIter extends each outer row with what the inner step reads for
+// it, and keeps what the join kind says. It is a pipeline: it reads
+// outer rows ahead of the one it joins and starts their inner requests
+// at once (a BatchGetItem as soon as 100 new keys are gathered, a Query
+// per row), so that inner requests overlap each other and the outer
+// pages; rows still come out in outer order.
 type joinIter struct {
 	r     *run
-	inner planner.Node // a *BatchGet or a *Query
+	inner innerSide
 	kind  planner.JoinKind
 	on    parser.Expr
 	outer tupleIter
-	// refetch, for a Refetch step, is the slot whose row the inner read
-	// replaces; 0 otherwise (Inner is then keyed by earlier slots).
-	refetch int
-	buf     []tuple
-	done    bool
-	// constant caches the inner rows of a Query that binds no outer
-	// column: it is read once for all outer rows.
-	constant []tuple
-	read     bool
+	queue []*waiting // outer rows read ahead, in order
+	ended bool       // the outer rows are all read
+	// window is how many outer rows may be read ahead now; under a
+	// LIMIT it starts small and doubles each time the join has to wait
+	// again (the first wait says nothing), so that a LIMIT met early
+	// sends few requests.
+	window, most int
+	waited       bool
+	buf          []tuple
+}
+
+// join returns the iterator that joins outer with what inner reads.
+func (r *run) join(outer tupleIter, inner planner.Node, kind planner.JoinKind, on parser.Expr) (tupleIter, error) {
+	var side innerSide
+	switch in := inner.(type) {
+	case *planner.BatchGet:
+		side = newBatchSide(r, in)
+	case *planner.Query:
+		side = &querySide{r: r, q: in}
+	default:
+		return nil, internal("no lookup for %T", inner)
+	}
+	it := &joinIter{r: r, inner: side, kind: kind, on: on, outer: outer}
+	first, most := side.ahead()
+	it.window, it.most = most, most
+	if r.limited {
+		it.window = first
+	}
+	return it, nil
+}
+
+// streams reports whether output step n passes rows on as its input
+// yields them, so that a LIMIT above it may end the reads early (a sort
+// or an aggregate reads everything first).
+func streams(n planner.Node) bool {
+	for {
+		switch x := n.(type) {
+		case *planner.Sort, *planner.Aggregate, *planner.Spread:
+			return false
+		case *planner.Distinct:
+			n = x.Input
+		default:
+			return true
+		}
+	}
 }
 
 func (it *joinIter) next(ctx context.Context) (tuple, error) {
 	for len(it.buf) == 0 {
-		if it.done {
-			return nil, nil
-		}
-		var outers []tuple
-		for len(outers) < outerBatch {
+		for !it.ended && len(it.queue) < it.window {
 			t, err := it.outer.next(ctx)
 			if err != nil {
 				return nil, err
 			}
 			if t == nil {
-				it.done = true
+				it.ended = true
 				break
 			}
-			outers = append(outers, t)
+			w := &waiting{t: t}
+			if err := it.inner.want(ctx, w); err != nil {
+				return nil, err
+			}
+			it.queue = append(it.queue, w)
 		}
-		if len(outers) == 0 {
+		if len(it.queue) == 0 {
 			return nil, nil
 		}
-		inner, err := it.innerRows(ctx, outers)
+		head := it.queue[0]
+		if !head.ready() {
+			// Nothing more is read ahead until the head is joined: what
+			// it waits for must be on its way.
+			it.inner.flush(ctx)
+			if it.waited {
+				it.window = min(2*it.window, it.most)
+			}
+			it.waited = true
+			if err := head.wait(ctx); err != nil {
+				return nil, err
+			}
+		}
+		it.queue = it.queue[1:]
+		joined, err := it.r.extend(head.t, it.inner.rows(head), it.kind, it.on)
 		if err != nil {
 			return nil, err
 		}
-		for i, o := range outers {
-			joined, err := it.r.extend(o, inner[i], it.kind, it.on)
-			if err != nil {
-				return nil, err
-			}
-			it.buf = append(it.buf, joined...)
-		}
+		it.inner.release(head)
+		it.buf = joined
 	}
 	t := it.buf[0]
 	it.buf = it.buf[1:]
 	return t, nil
-}
-
-// innerRows returns, for each outer row, the partial tuples the inner
-// step read for it.
-func (it *joinIter) innerRows(ctx context.Context, outers []tuple) ([][]tuple, error) {
-	switch in := it.inner.(type) {
-	case *planner.BatchGet:
-		return it.r.lookup(ctx, in, outers)
-	case *planner.Query:
-		if in.Bound {
-			return it.r.queryPerOuter(ctx, in, outers)
-		}
-		if !it.read {
-			it.read = true
-			ts, err := it.r.queryEach(ctx, in, outers[:1])
-			if err != nil {
-				return nil, err
-			}
-			it.constant = ts
-		}
-		per := make([][]tuple, len(outers))
-		for i := range per {
-			per[i] = it.constant
-		}
-		return per, nil
-	}
-	return nil, internal("no lookup for %T", it.inner)
 }
 
 // extend combines outer row o with each inner partial tuple and keeps, by

@@ -33,6 +33,7 @@ func (r *run) rows(n planner.Node) (rowIter, error) {
 		in, err := r.rows(x.Input)
 		return &sortIter{in: in, keys: x.Keys}, err
 	case *planner.Limit:
+		r.limited = r.limited || streams(x.Input)
 		in, err := r.rows(x.Input)
 		return &limitIter{in: in, skip: x.Offset, left: x.Count}, err
 	case *planner.Trim:

@@ -3,6 +3,8 @@ package executor
 import (
 	"context"
 	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // parallel runs fn for 0..n-1 with at most Concurrency at once, and
@@ -71,4 +73,55 @@ func (ex *Executor) eachWrite(ctx context.Context, n int, fn func(ctx context.Co
 		return backendError("write", ctx.Err())
 	}
 	return first
+}
+
+// job is one request of a join's inner side (with its pages or its
+// retries of unprocessed keys), run in the background so that the
+// statement goes on reading outer rows meanwhile. Its fields are set
+// before done is closed, and read only after.
+type job struct {
+	done  chan struct{}
+	err   error
+	items []map[string]types.AttributeValue
+	// byID holds a BatchGetItem's items by the key asked for.
+	byID map[string]map[string]types.AttributeValue
+}
+
+func newJob() *job { return &job{done: make(chan struct{})} }
+
+// start runs fn as job j once one of the statement's request slots is
+// free: the statement's joins share Concurrency slots, so chained joins
+// do not multiply it.
+func (r *run) start(ctx context.Context, j *job, fn func(ctx context.Context) error) {
+	go func() {
+		defer close(j.done)
+		select {
+		case r.sem <- struct{}{}:
+		case <-ctx.Done():
+			j.err = backendError("request", ctx.Err())
+			return
+		}
+		defer func() { <-r.sem }()
+		j.err = fn(ctx)
+	}()
+}
+
+// ready reports, without waiting, whether j has ended.
+func (j *job) ready() bool {
+	select {
+	case <-j.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// wait waits for j to end and returns its error.
+func (j *job) wait(ctx context.Context) error {
+	select {
+	case <-j.done:
+		return j.err
+	case <-ctx.Done():
+		return backendError("request", ctx.Err())
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/planner"
 )
 
@@ -109,38 +110,16 @@ func (it *queryIter) next(ctx context.Context) (tuple, error) {
 	return t, nil
 }
 
-// queryEach runs q for each outer row (each of its partition values), in
-// parallel up to the concurrency limit, and returns the inner tuples of
-// all of them, in order.
-func (r *run) queryEach(ctx context.Context, q *planner.Query, outers []tuple) ([]tuple, error) {
-	per, err := r.queryPerOuter(ctx, q, outers)
+// queryEach runs q, a Query bound to no outer row, once per partition
+// value, in parallel up to the concurrency limit, and returns the tuples
+// of all of them, in order.
+func (r *run) queryEach(ctx context.Context, q *planner.Query) ([]tuple, error) {
+	inputs, err := q.Build(r.binder(r.empty()))
 	if err != nil {
 		return nil, err
 	}
-	var flat []tuple
-	for _, ts := range per {
-		flat = append(flat, ts...)
-	}
-	return flat, nil
-}
-
-// queryPerOuter runs q for each outer row and returns, for each, the
-// inner tuples its Queries read.
-func (r *run) queryPerOuter(ctx context.Context, q *planner.Query, outers []tuple) ([][]tuple, error) {
-	var jobs []int // the outer row of each input
-	var inputs []*dynamodb.QueryInput
-	for i, t := range outers {
-		ins, err := q.Build(r.binder(t))
-		if err != nil {
-			return nil, err
-		}
-		for _, in := range ins {
-			jobs = append(jobs, i)
-			inputs = append(inputs, in)
-		}
-	}
 	results := make([][]map[string]types.AttributeValue, len(inputs))
-	err := r.ex.parallel(ctx, len(inputs), func(ctx context.Context, i int) error {
+	err = r.ex.parallel(ctx, len(inputs), func(ctx context.Context, i int) error {
 		items, err := r.queryAll(ctx, inputs[i])
 		results[i] = items
 		return err
@@ -148,9 +127,75 @@ func (r *run) queryPerOuter(ctx context.Context, q *planner.Query, outers []tupl
 	if err != nil {
 		return nil, err
 	}
-	per := make([][]tuple, len(outers))
-	for i, outer := range jobs {
-		per[outer] = append(per[outer], r.classify(q, results[i], q.Reads)...)
+	var out []tuple
+	for _, items := range results {
+		out = append(out, r.classify(q, items, q.Reads)...)
 	}
-	return per, nil
+	return out, nil
+}
+
+// querySide reads a Query's partitions for the outer rows of a join as
+// they come: the Query (one per partition value) of each row starts at
+// once, within the statement's concurrency. A Query bound to no outer
+// column is sent once, for the first row, and its rows serve every row.
+type querySide struct {
+	r *run
+	q *planner.Query
+	// once holds the jobs of an unbound Query, and shared its rows once
+	// they are classified.
+	once   []*job
+	shared []tuple
+	read   bool
+}
+
+func (s *querySide) ahead() (first, most int) {
+	if !s.q.Bound {
+		return limits.BatchGetKeys, 2 * s.r.ex.opts.Concurrency * limits.BatchGetKeys
+	}
+	return 1, 2 * s.r.ex.opts.Concurrency
+}
+
+func (s *querySide) want(ctx context.Context, w *waiting) error {
+	if !s.q.Bound && s.once != nil {
+		w.jobs = s.once
+		return nil
+	}
+	ins, err := s.q.Build(s.r.binder(w.t))
+	if err != nil {
+		return err
+	}
+	for _, in := range ins {
+		j := newJob()
+		s.r.start(ctx, j, func(ctx context.Context) error {
+			items, err := s.r.queryAll(ctx, in)
+			j.items = items
+			return err
+		})
+		w.jobs = append(w.jobs, j)
+	}
+	if !s.q.Bound {
+		s.once = w.jobs
+		if s.once == nil {
+			s.once = []*job{} // no partition to read: still read once
+		}
+	}
+	return nil
+}
+
+func (s *querySide) flush(context.Context) {}
+
+func (s *querySide) release(*waiting) {}
+
+func (s *querySide) rows(w *waiting) []tuple {
+	if !s.q.Bound && s.read {
+		return s.shared
+	}
+	var out []tuple
+	for _, j := range w.jobs {
+		out = append(out, s.r.classify(s.q, j.items, s.q.Reads)...)
+	}
+	if !s.q.Bound {
+		s.shared, s.read = out, true
+	}
+	return out
 }

@@ -32,17 +32,24 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 		if len(x.PK) == 1 {
 			return &queryIter{r: r, q: x}, nil
 		}
-		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.queryEach(ctx, x, []tuple{r.empty()}) }}, nil
+		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.queryEach(ctx, x) }}, nil
 	case *planner.Scan:
 		return &scanIter{r: r, s: x}, nil
 	case *planner.BatchGet:
-		return &joinIter{r: r, inner: x, kind: planner.Inner, outer: &onceIter{items: []tuple{r.empty()}}}, nil
+		return r.join(&onceIter{items: []tuple{r.empty()}}, x, planner.Inner, nil)
 	case *planner.Join:
 		outer, err := r.tuples(x.Outer)
-		return &joinIter{r: r, inner: x.Inner, kind: x.Kind, on: x.On, outer: outer}, err
+		if err != nil {
+			return nil, err
+		}
+		return r.join(outer, x.Inner, x.Kind, x.On)
 	case *planner.Refetch:
+		// The base item read by key replaces the slot's row.
 		in, err := r.tuples(x.Input)
-		return &joinIter{r: r, inner: x.Get, kind: planner.Inner, refetch: x.Slot, outer: in}, err
+		if err != nil {
+			return nil, err
+		}
+		return r.join(in, x.Get, planner.Inner, nil)
 	case *planner.PartitionJoin:
 		in, err := r.tuples(x.Input)
 		return &partitionIter{r: r, pj: x, in: in}, err
@@ -163,7 +170,16 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	var out []tuple
 	claimed := 0
 	for _, item := range items {
-		e := m.Classify(item, entities)
+		var e *mapping.Entity
+		if len(reads) == 1 && reads[0].Alone {
+			// No other entity's item can come back: the keys read need
+			// only fit (they may be none).
+			if fits(reads[0].Of, item) {
+				e = reads[0].Of
+			}
+		} else {
+			e = m.Classify(item, entities)
+		}
 		if e == nil {
 			continue
 		}
@@ -179,6 +195,23 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	}
 	r.log.add(step, reads, len(items), claimed)
 	return out
+}
+
+// fits reports whether every key attribute of entity e that item holds
+// matches e's template, and its type attribute, if any, names e.
+func fits(e *mapping.Entity, item map[string]types.AttributeValue) bool {
+	for _, attr := range e.KeyAttrs() {
+		if av, ok := item[attr]; ok {
+			if _, ok := e.Key(attr).Parse(av); !ok {
+				return false
+			}
+		}
+	}
+	m := e.Mapping()
+	if typ, ok := item[m.TypeAttribute].(*types.AttributeValueMemberS); ok && m.TypeAttribute != "" && e.Type != "" {
+		return typ.Value == e.Type
+	}
+	return true
 }
 
 // readLog counts, per read step, the items DynamoDB returned and those an

@@ -59,10 +59,10 @@ func (b *selectBuilder) driver() (Node, error) {
 	bg := b.batchGet(points[0].slot)
 	for _, a := range points {
 		b.markExact(a)
-		bg.Lookups = append(bg.Lookups, &Lookup{Read: b.read(a.slot), Keys: a.keys})
+		bg.Lookups = append(bg.Lookups, &Lookup{Read: b.readOn(a.slot, nil), Keys: a.keys})
 		b.placed[a.slot] = true
 	}
-	bg.Project = b.project(bg.reads(), nil)
+	bg.Project = b.batchProject(bg)
 	return b.filterCovered(bg), nil
 }
 
@@ -116,6 +116,11 @@ func (b *selectBuilder) readGroup(group []*access) (Node, error) {
 		// share it): only those parts of each read's key are exact.
 		b.markExact(&access{slot: g.slot, pk: g.pk, sk: q.SK})
 		q.Reads = append(q.Reads, b.read(g.slot))
+	}
+	// Before the steps' ON conditions are applied: their columns are
+	// read (see wanted).
+	q.Project = b.project(q.Reads, a.path)
+	for _, g := range group {
 		b.placed[g.slot] = true
 		step := PartitionStep{Slot: g.slot, Alias: b.sc.slots[g.slot].Alias, Kind: b.joinKind(g.slot)}
 		if len(pj.Steps) > 0 {
@@ -127,7 +132,6 @@ func (b *selectBuilder) readGroup(group []*access) (Node, error) {
 		}
 		pj.Steps = append(pj.Steps, step)
 	}
-	q.Project = b.project(q.Reads, a.path)
 	return b.filterCovered(pj), nil
 }
 
@@ -167,7 +171,7 @@ func bestAccessOn(sl Slot, slot int, path *mapping.AccessPath, f facts, q Quirks
 // lookup joined to outer.
 func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 	sl := b.sc.slots[a.slot]
-	rd := b.read(a.slot)
+	rd := b.readOn(a.slot, nil)
 	b.markExact(a)
 	var leaf Node
 	refetch := false
@@ -179,9 +183,10 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 	case a.point:
 		bg := b.batchGet(a.slot)
 		bg.Lookups = []*Lookup{{Read: rd, Keys: a.keys}}
-		bg.Project = b.project([]Read{rd}, nil)
+		bg.Project = b.batchProject(bg)
 		leaf = bg
 	case a.scan:
+		rd.Alone = false // a Scan meets every entity's items
 		refetch = !b.mapping(a.slot).ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
 		s := b.scan(a)
 		if !refetch {
@@ -190,9 +195,15 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 		leaf = s
 	default:
 		refetch = !b.mapping(a.slot).ProjectsAll(a.path, sl.Entity, sortedNames(b.needed[a.slot]))
+		rd = b.readOn(a.slot, a)
 		q := &Query{Table: b.mapping(a.slot).Table, Index: a.path.Index, Local: a.path.Local, PK: a.pk, SK: a.sk, Reads: []Read{rd},
 			Consistent: b.consistent(a.path), Bound: a.bound, m: b.mapping(a.slot)}
 		q.Project = b.project(q.Reads, a.path)
+		if refetch {
+			// The base items are read next, by key: the index read
+			// needs only their keys.
+			q.Project = b.projectColumns(q.Reads, a.path, b.keys)
+		}
 		if !refetch {
 			q.Filter = b.pushdown(a.slot, a.path)
 		}
@@ -232,10 +243,9 @@ func (b *selectBuilder) refetch(input Node, slot int) Node {
 	if base.SK != nil {
 		key = append(key, &KeyValue{Key: base.SK, Bind: bind})
 	}
-	rd := b.read(slot)
 	bg := b.batchGet(slot)
-	bg.Lookups = []*Lookup{{Read: rd, Keys: [][]*KeyValue{key}}}
-	bg.Project = b.project([]Read{rd}, nil)
+	bg.Lookups = []*Lookup{{Read: b.readOn(slot, nil), Keys: [][]*KeyValue{key}}}
+	bg.Project = b.batchProject(bg)
 	return &Refetch{Input: input, Get: bg, Slot: slot}
 }
 
@@ -272,11 +282,11 @@ func (b *selectBuilder) lookupStep(outer Node) (Node, error) {
 		j := &Join{Outer: outer, Inner: bg, Kind: Inner}
 		for _, a := range points {
 			b.markExact(a)
-			bg.Lookups = append(bg.Lookups, &Lookup{Read: b.read(a.slot), Keys: a.keys})
+			bg.Lookups = append(bg.Lookups, &Lookup{Read: b.readOn(a.slot, nil), Keys: a.keys})
 			j.Slots = append(j.Slots, a.slot)
 			b.placed[a.slot] = true
 		}
-		bg.Project = b.project(bg.reads(), nil)
+		bg.Project = b.batchProject(bg)
 		j.On = and(b.covered())
 		return b.filterCovered(j), nil
 	case len(points) == 1:
@@ -290,6 +300,23 @@ func (b *selectBuilder) lookupStep(outer Node) (Node, error) {
 		return nil, errs.New(errs.Internal, "no table can be read next")
 	}
 	return nil, b.refuse(first)
+}
+
+// readOn returns the read of slot s by its full base key (a nil) or by
+// access a's Query, with Alone set when the request can meet no other
+// entity's items: its key templates overlap no other entity's on the
+// path, and a Query's key condition keeps to the sort key template's
+// own prefix (a partition holds other entities' items too).
+func (b *selectBuilder) readOn(s int, a *access) Read {
+	rd := b.read(s)
+	e := rd.Of
+	switch {
+	case a == nil:
+		rd.Alone = e.Mapping().Alone(e, e.Base())
+	case a.path.SK == nil || (a.sk != nil && a.sk.Condition(Explaining) != nil):
+		rd.Alone = e.Mapping().Alone(e, a.path)
+	}
+	return rd
 }
 
 // mapping returns the mapping of slot s's entity: the table it lives in.

@@ -18,9 +18,12 @@ func (b *selectBuilder) union() Node {
 		}
 		rest := slices.Concat(b.pool[:i], b.pool[i+1:])
 		u := &Union{}
+		for s := range b.sc.slots {
+			b.keepKeys(s) // the Union tells rows apart by their keys
+		}
 		for _, branch := range disjuncts(or) {
 			sub := &selectBuilder{p: b.p, sc: b.sc, sel: b.sel, left: b.left, leftOn: b.leftOn,
-				needed: b.needed, placed: map[int]bool{}}
+				needed: b.needed, shown: b.shown, whole: true, placed: map[int]bool{}}
 			sub.pool = append(slices.Clone(rest), conjuncts(branch)...)
 			sub.used = make([]bool, len(sub.pool))
 			sub.cls = newClasses(sub.pool)

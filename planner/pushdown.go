@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/dynosql/dynosql/mapping"
@@ -11,73 +12,162 @@ import (
 // What each read asks DynamoDB for: its projection and the conditions
 // DynamoDB checks for it (FilterExpression).
 
-// project lists the attributes a read asks for: the needed columns that
-// are stored as attributes, and every key attribute of the entities read
-// (the keys tell entities apart and hold the key columns), and the type
-// attribute where keys alone cannot tell an item's entity. Through a
-// global index, only what the index projects.
+// project lists the attributes a read asks for: the stored attributes of
+// the columns wanted of it, a key attribute for each wanted key column,
+// and, unless the read can meet no other entity's items (Read.Alone),
+// the base key attributes and the type attribute that tell entities
+// apart. Through a global index, only what the index projects.
 func (b *selectBuilder) project(reads []Read, path *mapping.AccessPath) []string {
+	return b.projectColumns(reads, path, b.wanted)
+}
+
+// projectColumns is project for the columns cols gives of each slot.
+func (b *selectBuilder) projectColumns(reads []Read, path *mapping.AccessPath, cols func(slot int) map[string]bool) []string {
 	m := b.mapping(reads[0].Slot)
-	set := map[string]bool{}
-	for _, attr := range m.BaseKeyAttrs() {
-		set[attr] = true
-	}
-	var ix *mapping.Index
-	if path != nil && !path.IsBase() {
-		ix = m.Indexes[path.Index]
-		set[ix.PartitionKey] = true
-		if ix.SortKey != "" {
-			set[ix.SortKey] = true
-		}
-	}
-	projects := func(attr string) bool { return ix == nil || ix.Local || ix.Projects(attr) }
 	for _, r := range reads {
 		if b.needed[r.Slot][AllColumns] {
 			return nil // every attribute: no ProjectionExpression
 		}
 	}
+	if path == nil {
+		path = reads[0].Of.Base()
+	}
+	var ix *mapping.Index
+	if !path.IsBase() {
+		ix = m.Indexes[path.Index]
+	}
+	projects := func(attr string) bool { return ix == nil || ix.Local || ix.Projects(attr) }
+	set := map[string]bool{}
+	if len(reads) > 1 || !reads[0].Alone {
+		for _, attr := range m.BaseKeyAttrs() {
+			set[attr] = true
+		}
+	}
 	for _, r := range reads {
-		e := b.sc.slots[r.Slot].Entity
-		for c := range b.needed[r.Slot] {
-			if e.IsKeyColumn(c) {
-				if attr := b.keyAttrFor(e, c, ix); attr != "" {
+		e := r.Of
+		want := cols(r.Slot)
+		for _, c := range sortedNames(want) {
+			switch {
+			case !e.IsKeyColumn(c):
+				if projects(c) {
+					set[c] = true
+				}
+			case !slices.ContainsFunc(sortedNames(set), func(attr string) bool { return holds(e, attr, c) }):
+				if attr := keyAttrFor(e, c, ix); attr != "" {
 					set[attr] = true
 				}
-				continue
-			}
-			if projects(c) {
-				set[c] = true
 			}
 		}
-		p := e.Base()
-		if path != nil {
-			p = path
-		}
-		if m.TypeAttribute != "" && !m.Alone(e, p) && projects(m.TypeAttribute) {
+		if m.TypeAttribute != "" && !m.Alone(e, path) && projects(m.TypeAttribute) {
 			set[m.TypeAttribute] = true
 		}
+	}
+	if !set[m.PartitionKey] && !slices.ContainsFunc(m.BaseKeyAttrs(), func(a string) bool { return set[a] }) {
+		// An item none of whose projected attributes is stored comes back
+		// empty, or not at all: a key attribute, which every item has,
+		// tells that it is there.
+		set[m.PartitionKey] = true
 	}
 	return sortedNames(set)
 }
 
-// keyAttrFor returns "" when key column c can be parsed from the base
-// key (always read) or from the index keys being read, else the other key
-// attribute whose template holds it.
-func (b *selectBuilder) keyAttrFor(e *mapping.Entity, c string, ix *mapping.Index) string {
-	holds := func(attr string) bool {
-		k := e.Key(attr)
-		return attr != "" && k != nil && slices.Contains(k.Columns(), c)
-	}
+// holds reports whether e's template of key attribute attr holds column c.
+func holds(e *mapping.Entity, attr, c string) bool {
+	k := e.Key(attr)
+	return attr != "" && k != nil && slices.Contains(k.Columns(), c)
+}
+
+// keyAttrFor returns the key attribute to read key column c from: a base
+// key attribute (every index carries them, and a read that checks its
+// items' keys checks those first), else one of the index's keys, else
+// another key attribute the index projects; "" if none holds it.
+func keyAttrFor(e *mapping.Entity, c string, ix *mapping.Index) string {
 	m := e.Mapping()
-	if holds(m.PartitionKey) || holds(m.SortKey) || (ix != nil && (holds(ix.PartitionKey) || holds(ix.SortKey))) {
-		return ""
+	attrs := m.BaseKeyAttrs()
+	if ix != nil {
+		attrs = append(attrs, ix.PartitionKey, ix.SortKey)
 	}
-	for _, attr := range e.KeyAttrs() {
-		if holds(attr) && (ix == nil || ix.Local || ix.Projects(attr)) {
+	for _, attr := range append(attrs, e.KeyAttrs()...) {
+		if holds(e, attr, c) && (ix == nil || ix.Local || slices.Contains(attrs, attr) || ix.Projects(attr)) {
 			return attr
 		}
 	}
 	return ""
+}
+
+// wanted returns the columns of slot that its read must return: those
+// the output shows, and those of every condition on it still to be
+// checked. It is called when the slot's read is planned, when the only
+// conditions on it applied already are those its key guarantees
+// (markExact): their columns need not be read. Where the whole WHERE is
+// checked again (a Union's branches), every column it names is wanted.
+func (b *selectBuilder) wanted(slot int) map[string]bool {
+	if b.whole {
+		return b.needed[slot]
+	}
+	w := maps.Clone(b.shown[slot])
+	add := func(e parser.Expr) {
+		for _, c := range columnsOf(e) {
+			if b.sc.slotOf(c) == slot {
+				w[c.Name] = true
+			}
+		}
+	}
+	for i, c := range b.pool {
+		if !b.used[i] {
+			add(c)
+		}
+	}
+	for _, c := range flatten(b.leftOn) {
+		add(c)
+	}
+	return w
+}
+
+// keys returns the base key columns of slot.
+func (b *selectBuilder) keys(slot int) map[string]bool {
+	keys := map[string]bool{}
+	for _, c := range b.sc.slots[slot].Entity.BaseKeyColumns() {
+		keys[c] = true
+	}
+	return keys
+}
+
+// keepKeys makes the rows of slot carry their base key columns, where a
+// later step tells rows apart by them.
+func (b *selectBuilder) keepKeys(slot int) {
+	for c := range b.keys(slot) {
+		b.needed[slot][c] = true
+		b.shown[slot][c] = true
+	}
+}
+
+// batchProject is the projection of a BatchGet: its reads' columns and
+// the base key attributes that tell its items apart (see BatchGet).
+func (b *selectBuilder) batchProject(bg *BatchGet) []string {
+	attrs := b.project(bg.reads(), nil)
+	if attrs == nil {
+		return nil
+	}
+	for _, attr := range bg.m.BaseKeyAttrs() {
+		first := bg.Lookups[0].Read.Of.Key(attr)
+		for _, l := range bg.Lookups {
+			k := l.Read.Of.Key(attr)
+			if len(k.Columns()) > 0 || k.Raw != first.Raw {
+				attrs = append(attrs, attr)
+				break
+			}
+		}
+	}
+	return sortedNames(setOf(attrs))
+}
+
+func setOf(names []string) map[string]bool {
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
 }
 
 // pushdown returns the conjuncts on slot alone that DynamoDB can evaluate

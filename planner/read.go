@@ -16,6 +16,10 @@ type Read struct {
 	Alias  string
 	Entity string
 	Of     *mapping.Entity // the entity called Entity
+	// Alone is set when the request can meet no other entity's items
+	// (mapping.Alone): its items are then checked only against the key
+	// attributes it reads, and it reads none just to tell entities apart.
+	Alone bool
 }
 
 func readList(rs []Read) []string {
@@ -189,8 +193,11 @@ func (l *Lookup) Constant() bool {
 // keys a request, chunks in parallel, unprocessed keys retried.
 // Requires: every column of each lookup's base key templates bound.
 type BatchGet struct {
-	Table      string
-	Lookups    []*Lookup
+	Table   string
+	Lookups []*Lookup
+	// Project holds every base key attribute that tells the items asked
+	// for apart, since they come back in no order: it leaves out only one
+	// that holds the same constant in every lookup's keys (SK = "PROFILE").
 	Project    []string
 	Consistent bool
 	m          *mapping.Mapping

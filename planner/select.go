@@ -120,6 +120,11 @@ type selectBuilder struct {
 	used   []bool                // pool conjuncts already applied
 	cls    *classes
 	needed []map[string]bool // columns each slot must return
+	// shown are the columns of each slot that the output needs, and the
+	// keys that tell its rows apart where rows are kept once; whole is
+	// set where the whole WHERE is checked again on the rows (see wanted).
+	shown  []map[string]bool
+	whole  bool
 	placed map[int]bool
 	// anti marks the slots of NOT IN and NOT EXISTS subqueries (also in
 	// left: they are read after the outer tables, keyed by them); semi is
@@ -178,6 +183,12 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 		return nil, err
 	}
 	b.needed = out.needed(sc, append(slices.Clone(b.pool), flatten(b.leftOn)...))
+	b.shown = out.needed(sc, nil)
+	for s := range sc.slots {
+		if b.semi && !sc.sub[s] {
+			b.keepKeys(s) // Dedupe tells the outer rows apart by their keys
+		}
+	}
 	root, err := b.reads()
 	if errors.Is(err, errs.Refused) && len(sc.slots) == 1 {
 		if u := b.union(); u != nil {

@@ -61,6 +61,7 @@ type options struct {
 	allowScan                          bool
 	retryCeiling                       time.Duration
 	maxAffected                        int
+	concurrency                        int
 }
 
 // usage is the help text: the flag contract of the CLI issue, written
@@ -106,6 +107,8 @@ Run SQL against a DynamoDB single-table design.
                          stops before writing anything
   --retry-ceiling D      retry a throttled or failing request for up to D (default
                          60s), ever more slowly, before the statement fails
+  --concurrency N        requests one statement keeps in flight at once: lookups
+                         of a join, Queries per IN value or outer row (default 8)
   --debug                log the AWS SDK's requests, responses and warnings to
                          stderr, credentials redacted
   --version              print the version and exit
@@ -149,6 +152,7 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&o.allowScan, "allow-scan", false, "")
 	fs.DurationVar(&o.retryCeiling, "retry-ceiling", dynosql.DefaultRetryCeiling, "")
 	fs.IntVar(&o.maxAffected, "max-affected", dynosql.DefaultMaxAffected, "")
+	fs.IntVar(&o.concurrency, "concurrency", 8, "")
 	fs.BoolVar(&o.version, "version", false, "")
 	return fs
 }
@@ -291,6 +295,10 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 	if o.retryCeiling <= 0 {
 		return "", errs.New(errs.Invalid, "--retry-ceiling %s: give a positive duration such as 90s or 5m", o.retryCeiling)
 	}
+	if o.concurrency < 1 {
+		return "", errs.New(errs.Invalid, "--concurrency %d: give at least 1 request in flight", o.concurrency).
+			WithHint("the default, 8, suits DynamoDB; more helps joins over many rows when round trips are slow")
+	}
 	if o.readOnly && o.createTable {
 		return "", errs.New(errs.Invalid, "--read-only and --create-table: creating the table writes; give one")
 	}
@@ -321,7 +329,8 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 // open opens the DB the flags name and returns it with the shell's
 // prompt: the table, and where it lives unless it is embedded.
 func (o *options) open(ctx context.Context, stderr io.Writer) (*dynosql.DB, string, error) {
-	opts := []dynosql.Option{dynosql.WithRetryCeiling(o.retryCeiling), dynosql.WithMaxAffected(o.maxAffected)}
+	opts := []dynosql.Option{dynosql.WithRetryCeiling(o.retryCeiling), dynosql.WithMaxAffected(o.maxAffected),
+		dynosql.WithConcurrency(o.concurrency)}
 	if o.readOnly {
 		opts = append(opts, dynosql.WithReadOnly())
 	}

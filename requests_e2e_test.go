@@ -1,0 +1,140 @@
+package dynosql_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/backend"
+	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/mapping"
+)
+
+// requestLog records what a statement sends: requests by operation, and
+// the partition keys of each BatchGetItem.
+type requestLog struct {
+	mu      sync.Mutex
+	ops     map[string]int
+	batches [][]string
+}
+
+func (l *requestLog) hook() dynosql.Option {
+	return testkit.Hook("requestLog", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		l.mu.Lock()
+		l.ops[op]++
+		if bg, ok := in.Parameters.(*dynamodb.BatchGetItemInput); ok {
+			var pks []string
+			for _, ka := range bg.RequestItems {
+				for _, k := range ka.Keys {
+					pks = append(pks, k["PK"].(*types.AttributeValueMemberS).Value)
+				}
+			}
+			l.batches = append(l.batches, pks)
+		}
+		l.mu.Unlock()
+		return next.HandleInitialize(ctx, in)
+	})
+}
+
+func (l *requestLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ops, l.batches = map[string]int{}, nil
+}
+
+// loadRoster loads the school mapping with a course c99 of n students
+// (and a course c98 that every 24th also takes), so that a roster join
+// crosses many BatchGetItems. Each enrollment of c99 carries pad bytes
+// in enrolledOn, which no roster reads: 1000 take its Query past a 1 MB
+// page.
+func loadRoster(t testing.TB, b testkit.Backend, n, pad int, opts ...dynosql.Option) *testkit.Fixture {
+	t.Helper()
+	m, err := mapping.Load(testkit.Testdata("school", "mapping.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []backend.DatasetRow{
+		{Entity: "courses", Row: mapping.Row{"id": "c99", "title": "Big Lecture", "credits": "3"}},
+		{Entity: "courses", Row: mapping.Row{"id": "c98", "title": "Seminar"}},
+	}
+	grades := []string{"A", "B", "C", "D", "F"}
+	for i := range n {
+		id := fmt.Sprintf("s%04d", i)
+		rows = append(rows,
+			backend.DatasetRow{Entity: "students", Row: mapping.Row{"id": id, "name": "Student " + id, "year": fmt.Sprint(1 + i%4)}},
+			backend.DatasetRow{Entity: "enrollments", Row: mapping.Row{"student_id": id, "course_id": "c99", "grade": grades[i%5],
+				"enrolledOn": "2026-09-01" + strings.Repeat(" ", pad)}})
+		if i%24 == 0 {
+			rows = append(rows, backend.DatasetRow{Entity: "enrollments", Row: mapping.Row{"student_id": id, "course_id": "c98"}})
+		}
+	}
+	return testkit.LoadRows(t, b, m, rows, opts...)
+}
+
+// A join sends the DynamoDB minimum: one Query page per page the outer
+// partition takes, then ceil(distinct keys / 100) BatchGetItems, every
+// one full but the last. A key that depends on no outer row (the course
+// of WHERE c.id = 'c99') is asked for once, not once per group of rows.
+func TestJoinsSendTheRequestMinimum(t *testing.T) {
+	cases := []struct {
+		name, sql     string
+		batches, keys int
+	}{
+		{"a course's roster", "SELECT s.name, e.grade FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'c99'", 12, 1200},
+		{"the roster with the course's title", "SELECT s.name, c.title, e.grade FROM enrollments e JOIN students s ON s.id = e.student_id JOIN courses c ON c.id = e.course_id WHERE c.id = 'c99'", 13, 1201},
+	}
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			log := &requestLog{}
+			log.reset()
+			// Pages of 700 items: the outer Query takes two pages, as
+			// a partition past DynamoDB's 1 MB page limit does.
+			fx := loadRoster(t, b, 1200, 0, pageLimitHook(700), log.hook())
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					log.reset()
+					rows, err := fx.Query(context.Background(), c.sql)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(rows) != 1200 {
+						t.Errorf("got %d rows, want 1200", len(rows))
+					}
+					log.mu.Lock()
+					ops, batches := log.ops, log.batches
+					log.mu.Unlock()
+					if ops["Query"] != 2 || ops["BatchGetItem"] != c.batches || len(ops) != 2 {
+						t.Errorf("sent %v; want Query 2 and BatchGetItem %d (%d distinct keys), %d requests in all",
+							ops, c.batches, c.keys, 2+c.batches)
+					}
+					var sizes []int
+					course, keys := 0, 0
+					for _, pks := range batches {
+						sizes = append(sizes, len(pks))
+						keys += len(pks)
+						if slices.Contains(pks, "CRS#c99") {
+							course++
+						}
+					}
+					slices.Sort(sizes)
+					if keys != c.keys || (len(sizes) > 1 && sizes[1] != 100) {
+						t.Errorf("BatchGetItem key counts %v: want %d keys, 100 a request but one", sizes, c.keys)
+					}
+					if c.keys == 1201 && course != 1 {
+						t.Errorf("the course was asked for in %d BatchGetItems, want 1", course)
+					}
+					fx.AgreeWithSQLite(t, testkit.Select{SQL: c.sql})
+				})
+			}
+		})
+	}
+}
