@@ -13,11 +13,14 @@ func (c *converter) statement() (Statement, *errs.Error) {
 	if err := c.checkNesting(); err != nil {
 		return nil, err
 	}
-	st, err := sqlparser.ParseStrictDDL(markEscapes(c.src))
+	marked := markEscapes(c.src)
+	st, err := sqlparser.ParseStrictDDL(marked)
 	if err != nil {
 		return nil, c.syntaxError(err)
 	}
-	restoreStrings(st)
+	if marked != c.src {
+		restoreStrings(st)
+	}
 	switch s := st.(type) {
 	case *sqlparser.Select:
 		return c.selectStmt(s)
@@ -122,8 +125,12 @@ func (c *converter) selectStmt(s *sqlparser.Select) (*Select, *errs.Error) {
 		if err != nil {
 			return nil, err
 		}
-		if texts != nil && !col.Star {
+		switch {
+		case col.Star:
+		case texts != nil:
 			col.Text = texts[i]
+		default:
+			col.Text = sqlparser.String(s.SelectExprs[i].(*sqlparser.AliasedExpr).Expr)
 		}
 		out.Columns = append(out.Columns, col)
 	}
@@ -168,8 +175,8 @@ func (c *converter) selectStmt(s *sqlparser.Select) (*Select, *errs.Error) {
 	return out, nil
 }
 
-// selectColumn converts one item of the select list; Text is filled in
-// by the caller.
+// selectColumn converts one item of the select list; the Text of an
+// expression is filled in by the caller.
 func (c *converter) selectColumn(se sqlparser.SelectExpr) (SelectColumn, *errs.Error) {
 	switch se := se.(type) {
 	case *sqlparser.StarExpr:
@@ -186,7 +193,7 @@ func (c *converter) selectColumn(se sqlparser.SelectExpr) (SelectColumn, *errs.E
 		if err != nil {
 			return SelectColumn{}, err
 		}
-		col := SelectColumn{Expr: e, Text: sqlparser.String(se.Expr)}
+		col := SelectColumn{Expr: e}
 		if !se.As.IsEmpty() {
 			_, col.Alias, _ = c.name("", se.As.String())
 		}
