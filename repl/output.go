@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -33,14 +34,28 @@ func (s *Session) toTerminal() bool {
 
 // print runs f with a printer on the results' writer. Table output bound
 // for a terminal is held until it is complete, then goes through the
-// pager when it is taller than the terminal.
+// pager when it is taller than the terminal. Output to a file or a pipe
+// is written in blocks rather than a write a row.
 func (s *Session) print(f func(*format.Printer) error) error {
 	s.endProgress()
 	p := &format.Printer{W: s.results(), F: s.Format, Expanded: s.Expanded == ExpandOn}
 	if s.Expanded == ExpandAuto && s.results() == s.Out && s.Width != nil {
 		p.AutoWidth = s.Width()
 	}
-	if s.Format != format.Table || !s.Pager || s.PagerCommand == "" || !s.toTerminal() {
+	if !s.toTerminal() {
+		if s.block == nil {
+			s.block = bufio.NewWriterSize(p.W, blockSize)
+		}
+		s.block.Reset(p.W)
+		p.W = s.block
+		err := f(p)
+		if ferr := s.block.Flush(); err == nil {
+			err = ferr
+		}
+		s.block.Reset(nil)
+		return err
+	}
+	if s.Format != format.Table || !s.Pager || s.PagerCommand == "" {
 		return f(p)
 	}
 	var buf bytes.Buffer
@@ -51,6 +66,9 @@ func (s *Session) print(f func(*format.Printer) error) error {
 	}
 	return err
 }
+
+// blockSize is what print holds before it writes to a file or pipe.
+const blockSize = 64 << 10
 
 // page writes out to Out, through the pager when it has at least as many
 // lines as the terminal (the prompt after it would push its first line

@@ -5,6 +5,7 @@
 package repl
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -68,6 +69,7 @@ type Session struct {
 
 	interrupts *interrupts     // Ctrl-C handling of the running script or shell
 	shown      ProgressDisplay // the running statement's progress display
+	block      *bufio.Writer   // holds output to a file or pipe, see print
 	outFile    *os.File        // \o FILE
 	goFile     *os.File        // \g FILE, while its statement runs
 	in         *input          // what is being read, for \g and \e
