@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -172,26 +171,6 @@ func schoolDB(b *testing.B) *dynosql.DB {
 	return db
 }
 
-// alternate runs a and b in turn, b.N times each, and reports the time
-// of each per unit (a statement, say) and the ratio of b's to a's: a
-// ratio measured side by side, so that the machine's drift between
-// two separate benchmarks does not enter it.
-func alternate(bm *testing.B, units int, aName string, a func(), bName string, b func()) {
-	var ta, tb time.Duration
-	for range bm.N {
-		start := time.Now()
-		a()
-		mid := time.Now()
-		b()
-		ta += mid.Sub(start)
-		tb += time.Since(mid)
-	}
-	per := float64(bm.N * units)
-	bm.ReportMetric(float64(ta.Nanoseconds())/per, "ns-"+aName+"/stmt")
-	bm.ReportMetric(float64(tb.Nanoseconds())/per, "ns-"+bName+"/stmt")
-	bm.ReportMetric(float64(tb)/float64(ta), bName+"/"+aName)
-}
-
 // BenchmarkParseAndPlan compares, over the golden SELECTs, dynosql's
 // parse and plan of a statement seen for the first time with
 // xwb1989/sqlparser's parse alone, the library dynosql's parser builds
@@ -209,7 +188,7 @@ func BenchmarkParseAndPlan(b *testing.B) {
 		stmts []string
 	}{{"golden", plannable(b, schoolDB(b))}, {"join3", []string{join}}} {
 		b.Run("stmts="+set.name, func(b *testing.B) {
-			alternate(b, len(set.stmts), "sqlparser", func() {
+			testkit.Alternate(b, len(set.stmts), "sqlparser", func() {
 				for _, sql := range set.stmts {
 					if _, err := sqlparser.Parse(sql); err != nil {
 						b.Fatal(err)
@@ -245,7 +224,7 @@ func BenchmarkPlanCache(b *testing.B) {
 	}
 	plan(warm)
 	var fresh *dynosql.DB
-	alternate(b, len(stmts), "first", func() {
+	testkit.Alternate(b, len(stmts), "first", func() {
 		fresh = schoolDB(b) // costs nothing next to planning 60 statements
 		plan(fresh)
 	}, "repeated", func() { plan(warm) })
