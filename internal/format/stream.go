@@ -151,4 +151,3 @@ func (p *Printer) tsvRows(src Source) (int, error) {
 	}
 	return n, src.Err()
 }
-
