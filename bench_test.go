@@ -8,8 +8,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/xwb1989/sqlparser"
 
+	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
 )
 
 // BenchmarkJoins compares dynosql with the requests an expert writes by
@@ -135,4 +140,92 @@ func batchGetAll(ctx context.Context, c *dynamodb.Client, table string, keys []m
 		}
 	}
 	return n, nil
+}
+
+// plannable returns the golden SELECTs that dynosql plans against the
+// school mapping and sqlparser parses too, for the planning benchmarks.
+func plannable(b *testing.B, db *dynosql.DB) []string {
+	var out []string
+	for _, sql := range goldenStatements(b, "select_*.txt") {
+		if _, err := sqlparser.Parse(sql); err != nil {
+			continue
+		}
+		if _, err := db.Plan(sql); err == nil {
+			out = append(out, sql)
+		}
+	}
+	return out
+}
+
+// schoolDB opens a DB over the school mapping that sends nothing: enough
+// to plan.
+func schoolDB(b *testing.B) *dynosql.DB {
+	m, err := mapping.Load(testkit.Testdata("school", "mapping.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := dynosql.Open(context.Background(), m, nil, dynosql.WithoutTableCheck())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return db
+}
+
+// BenchmarkParseAndPlan compares, over the golden SELECTs, dynosql's
+// parse and plan of a statement seen for the first time with
+// xwb1989/sqlparser's parse alone, the library dynosql's parser builds
+// on, alternating the two; and the same for the three-table join of a
+// student's courses alone. Run as in BENCHMARKS.md.
+func BenchmarkParseAndPlan(b *testing.B) {
+	const join = "SELECT s.name, c.title, e.grade FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id WHERE s.id = 'a91'"
+	m, err := mapping.Load(testkit.Testdata("school", "mapping.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := planner.New(m, planner.Options{})
+	for _, set := range []struct {
+		name  string
+		stmts []string
+	}{{"golden", plannable(b, schoolDB(b))}, {"join3", []string{join}}} {
+		b.Run("stmts="+set.name, func(b *testing.B) {
+			testkit.Alternate(b, len(set.stmts), "sqlparser", func() {
+				for _, sql := range set.stmts {
+					if _, err := sqlparser.Parse(sql); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}, "dynosql", func() {
+				for _, sql := range set.stmts {
+					st, err := parser.Parse(sql)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := p.Plan(sql, st, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkPlanCache compares planning the golden SELECTs through
+// DB.Plan, as Query and Exec do, on a DB that has not seen them (first)
+// and on one that has (repeated), alternating the two.
+func BenchmarkPlanCache(b *testing.B) {
+	stmts := plannable(b, schoolDB(b))
+	warm := schoolDB(b)
+	plan := func(db *dynosql.DB) {
+		for _, sql := range stmts {
+			if _, err := db.Plan(sql); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	plan(warm)
+	var fresh *dynosql.DB
+	testkit.Alternate(b, len(stmts), "first", func() {
+		fresh = schoolDB(b) // costs nothing next to planning 60 statements
+		plan(fresh)
+	}, "repeated", func() { plan(warm) })
 }

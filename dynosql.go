@@ -31,6 +31,7 @@ type DB struct {
 	closers  []func() error
 	endpoint string // the embedded backend's URL, if the DB started one
 	safety   safety
+	cache    *planCache
 }
 
 type config struct {
@@ -128,6 +129,7 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 			MaxAffected: c.maxAffected}),
 		exec:   exec,
 		safety: c.safety,
+		cache:  newPlanCache(planCacheSize),
 	}, nil
 }
 
@@ -160,20 +162,11 @@ func (db *DB) Close() error {
 // plan: its String method draws the tree EXPLAIN prints, and Requests
 // lists the DynamoDB requests, the JSON form. EXPLAIN in front of sql is
 // allowed and ignored. QueryPlan or ExecPlan run the plan.
+//
+// A plan may be shared with other calls planning the same text (see
+// PlanContext): read it, do not change what its fields point to.
 func (db *DB) Explain(sql string, args ...any) (*planner.Plan, error) {
-	stmt, err := parser.Parse(sql)
-	if err != nil {
-		return nil, err
-	}
-	ex, explained := stmt.(*parser.Explain)
-	if explained {
-		stmt = ex.Statement
-	}
-	p, err := db.plan(context.Background(), sql, stmt, args)
-	if err == nil && explained {
-		p.ExplainFormat = ex.Format // for ExplainAs
-	}
-	return p, err
+	return db.planText(context.Background(), sql, args, true)
 }
 
 // Plan parses and plans sql with args, for QueryPlan or ExecPlan. Unlike
@@ -186,23 +179,59 @@ func (db *DB) Plan(sql string, args ...any) (*planner.Plan, error) {
 
 // PlanContext is Plan with a context for the DescribeTable requests of
 // raw tables named for the first time.
+//
+// The DB remembers the last few hundred statements it planned: the same
+// text again is not parsed again, and with the same arguments (or none)
+// not planned again either. The plan returned is then shared: each call
+// gets its own Plan struct, but the steps, slots and columns it points
+// to are the same, and must not be changed.
 func (db *DB) PlanContext(ctx context.Context, sql string, args ...any) (*planner.Plan, error) {
-	stmt, err := parser.Parse(sql)
+	return db.planText(ctx, sql, args, false)
+}
+
+// planText plans sql through the cache; explain drops a leading EXPLAIN
+// (DB.Explain), keeping its FORMAT for ExplainAs.
+func (db *DB) planText(ctx context.Context, sql string, args []any, explain bool) (*planner.Plan, error) {
+	key := cacheKey(sql, explain)
+	stmt, plan, planArgs := db.cache.get(key)
+	if stmt == nil {
+		var err error
+		if stmt, err = parser.Parse(sql); err != nil {
+			return nil, err
+		}
+	}
+	vals, err := values(args)
 	if err != nil {
 		return nil, err
 	}
-	return db.plan(ctx, sql, stmt, args)
+	ak, keep := argsKey(vals)
+	if plan != nil && keep && ak == planArgs {
+		return plan, nil
+	}
+	inner := stmt
+	ex, explained := stmt.(*parser.Explain)
+	if explained && explain {
+		inner = ex.Statement
+	}
+	if plan, err = db.plan(ctx, sql, inner, vals); err != nil {
+		return nil, err
+	}
+	if explained && explain {
+		plan.ExplainFormat = ex.Format
+	}
+	if !keep {
+		db.cache.put(key, stmt, nil, "")
+		return plan, nil
+	}
+	db.cache.put(key, stmt, plan, ak)
+	return plan, nil
 }
 
 // describeTimeout bounds the DescribeTable of a raw table when the
 // caller's context has no deadline of its own.
 const describeTimeout = 30 * time.Second
 
-func (db *DB) plan(ctx context.Context, sql string, stmt parser.Statement, args []any) (*planner.Plan, error) {
-	vals, err := values(args)
-	if err != nil {
-		return nil, err
-	}
+func (db *DB) plan(ctx context.Context, sql string, stmt parser.Statement, vals []value.Value) (*planner.Plan, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, describeTimeout)

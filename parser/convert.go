@@ -13,11 +13,14 @@ func (c *converter) statement() (Statement, *errs.Error) {
 	if err := c.checkNesting(); err != nil {
 		return nil, err
 	}
-	st, err := sqlparser.ParseStrictDDL(markEscapes(c.src))
+	marked := markEscapes(c.src)
+	st, err := sqlparser.ParseStrictDDL(marked)
 	if err != nil {
 		return nil, c.syntaxError(err)
 	}
-	restoreStrings(st)
+	if marked != c.src {
+		restoreStrings(st)
+	}
 	switch s := st.(type) {
 	case *sqlparser.Select:
 		return c.selectStmt(s)
@@ -122,8 +125,12 @@ func (c *converter) selectStmt(s *sqlparser.Select) (*Select, *errs.Error) {
 		if err != nil {
 			return nil, err
 		}
-		if texts != nil && !col.Star {
+		switch {
+		case col.Star:
+		case texts != nil:
 			col.Text = texts[i]
+		default:
+			col.Text = sqlparser.String(s.SelectExprs[i].(*sqlparser.AliasedExpr).Expr)
 		}
 		out.Columns = append(out.Columns, col)
 	}
@@ -168,8 +175,8 @@ func (c *converter) selectStmt(s *sqlparser.Select) (*Select, *errs.Error) {
 	return out, nil
 }
 
-// selectColumn converts one item of the select list; Text is filled in
-// by the caller.
+// selectColumn converts one item of the select list; the Text of an
+// expression is filled in by the caller.
 func (c *converter) selectColumn(se sqlparser.SelectExpr) (SelectColumn, *errs.Error) {
 	switch se := se.(type) {
 	case *sqlparser.StarExpr:
@@ -186,7 +193,7 @@ func (c *converter) selectColumn(se sqlparser.SelectExpr) (SelectColumn, *errs.E
 		if err != nil {
 			return SelectColumn{}, err
 		}
-		col := SelectColumn{Expr: e, Text: sqlparser.String(se.Expr)}
+		col := SelectColumn{Expr: e}
 		if !se.As.IsEmpty() {
 			_, col.Alias, _ = c.name("", se.As.String())
 		}
@@ -248,262 +255,4 @@ loop:
 		texts[k] = c.src[item[0].start:item[len(item)-1].end]
 	}
 	return texts
-}
-
-// from flattens FROM into the list of tables in the order written. A
-// SELECT without FROM, which sqlparser reads as FROM dual, has none.
-func (c *converter) from(tes sqlparser.TableExprs) ([]TableRef, *errs.Error) {
-	if len(tes) == 1 {
-		if a, ok := tes[0].(*sqlparser.AliasedTableExpr); ok {
-			if tn, ok := a.Expr.(sqlparser.TableName); ok && tn.Name.String() == "dual" && tn.Qualifier.IsEmpty() {
-				return nil, nil
-			}
-		}
-	}
-	var refs []TableRef
-	for i, te := range tes {
-		kind := JoinNone
-		if i > 0 {
-			kind = JoinComma
-		}
-		var err *errs.Error
-		if refs, err = c.tableExpr(te, kind, refs); err != nil {
-			return nil, err
-		}
-	}
-	return refs, nil
-}
-
-// tableExpr appends the tables of te to refs; kind is how te's first
-// table joins the ones before it.
-func (c *converter) tableExpr(te sqlparser.TableExpr, kind JoinKind, refs []TableRef) ([]TableRef, *errs.Error) {
-	switch te := te.(type) {
-	case *sqlparser.AliasedTableExpr:
-		ref, err := c.table(te, kind)
-		if err != nil {
-			return nil, err
-		}
-		return append(refs, ref), nil
-	case *sqlparser.JoinTableExpr:
-		var err *errs.Error
-		if refs, err = c.tableExpr(te.LeftExpr, kind, refs); err != nil {
-			return nil, err
-		}
-		switch te.Join {
-		case sqlparser.JoinStr:
-			kind = JoinInner
-			if te.Condition.On == nil && te.Condition.Using == nil {
-				kind = JoinComma // CROSS JOIN, or JOIN without ON: the condition is in WHERE
-			}
-		case sqlparser.LeftJoinStr:
-			kind = JoinLeft
-		case sqlparser.RightJoinStr:
-			return nil, c.unsupported(c.findText("right"), "RIGHT JOIN is not supported").
-				WithHint("swap the tables and use LEFT JOIN")
-		case sqlparser.StraightJoinStr:
-			return nil, c.unsupported(c.findText("straight_join"), "STRAIGHT_JOIN is not supported").
-				WithHint("use JOIN")
-		default:
-			return nil, c.unsupported(c.findText("natural"), "%s is not supported", strings.ToUpper(te.Join)).
-				WithHint("use JOIN ... ON with the equalities written out")
-		}
-		if te.Condition.Using != nil {
-			return nil, c.unsupported(c.findText("using"), "JOIN ... USING is not supported").
-				WithHint("write ON a.col = b.col")
-		}
-		right, ok := te.RightExpr.(*sqlparser.AliasedTableExpr)
-		if !ok {
-			return nil, c.unsupported(c.findText("("), "nested joins are not supported").
-				WithHint("write the joins one after another without parentheses")
-		}
-		ref, err := c.table(right, kind)
-		if err != nil {
-			return nil, err
-		}
-		if te.Condition.On != nil {
-			if ref.On, err = c.expr(te.Condition.On, "ON"); err != nil {
-				return nil, err
-			}
-		}
-		return append(refs, ref), nil
-	case *sqlparser.ParenTableExpr:
-		if len(te.Exprs) == 1 && kind == JoinNone {
-			return c.tableExpr(te.Exprs[0], kind, refs)
-		}
-	}
-	return nil, c.unsupported(c.findText("("), "nested joins are not supported").
-		WithHint("write the joins one after another without parentheses")
-}
-
-// table converts one table of FROM, UPDATE or DELETE.
-func (c *converter) table(a *sqlparser.AliasedTableExpr, kind JoinKind) (TableRef, *errs.Error) {
-	tn, ok := a.Expr.(sqlparser.TableName)
-	switch {
-	case !ok:
-		return TableRef{}, c.unsupported(c.subquery(), "subqueries are not supported").
-			WithHint("join the tables instead")
-	case len(a.Partitions) > 0:
-		return TableRef{}, c.unsupported(c.findText("partition"), "PARTITION is not supported")
-	case a.Hints != nil:
-		return TableRef{}, c.unsupported(c.findText(strings.TrimSpace(a.Hints.Type)), "index hints are not supported").
-			WithHint("dynosql picks the index from the mapping")
-	case !tn.Qualifier.IsEmpty():
-		return TableRef{}, c.unsupported(c.findText(tn.Qualifier.String()), "database-qualified names are not supported").
-			WithHint("write the table name alone; the mapping says which DynamoDB table it lives in")
-	}
-	_, name, pos := c.name("", tn.Name.String())
-	ref := TableRef{Name: name, Alias: name, Join: kind, Pos: pos}
-	if !a.As.IsEmpty() {
-		_, ref.Alias, _ = c.name("", a.As.String())
-	}
-	return ref, nil
-}
-
-func (c *converter) insert(s *sqlparser.Insert) (*Insert, *errs.Error) {
-	switch {
-	case s.Action == sqlparser.ReplaceStr:
-		return nil, c.unsupported(0, "REPLACE is not supported").
-			WithHint("use INSERT ... ON DUPLICATE KEY UPDATE")
-	case s.Ignore != "":
-		return nil, c.unsupported(c.findText("ignore"), "INSERT IGNORE is not supported").
-			WithHint("use INSERT ... ON DUPLICATE KEY UPDATE")
-	case len(s.Partitions) > 0:
-		return nil, c.unsupported(c.findText("partition"), "PARTITION is not supported")
-	case !s.Table.Qualifier.IsEmpty():
-		return nil, c.unsupported(c.findText(s.Table.Qualifier.String()), "database-qualified names are not supported").
-			WithHint("write the table name alone")
-	}
-	_, table, pos := c.name("", s.Table.Name.String())
-	out := &Insert{Table: table, Pos: pos}
-	rows, ok := s.Rows.(sqlparser.Values)
-	if !ok {
-		return nil, c.unsupported(c.findText("select"), "INSERT ... SELECT is not supported").
-			WithHint("SELECT the rows, then INSERT them with VALUES")
-	}
-	if len(s.Columns) == 0 {
-		return nil, c.unsupported(c.findText("values"), "INSERT needs a column list").
-			WithHint("list the columns: INSERT INTO %s (col, ...) VALUES (...)", table)
-	}
-	seen := map[string]bool{}
-	for _, col := range s.Columns {
-		_, name, pos := c.name("", col.String())
-		if seen[name] {
-			return nil, errs.New(errs.Syntax, "column %s is listed twice", name).At(c.orig, pos)
-		}
-		seen[name] = true
-		out.Columns = append(out.Columns, name)
-	}
-	if i := c.findText("values"); i >= 0 {
-		c.cur = i + 1 // so that VALUES(col) is not found at the clause
-	}
-	for i, row := range rows {
-		if len(row) != len(out.Columns) {
-			return nil, errs.New(errs.Syntax, "row %d has %d values for %d columns", i+1, len(row), len(out.Columns)).
-				At(c.orig, c.textPos("values"))
-		}
-		vals := make([]Expr, len(row))
-		for j, v := range row {
-			var err *errs.Error
-			if vals[j], err = c.expr(v, "VALUES"); err != nil {
-				return nil, err
-			}
-		}
-		out.Rows = append(out.Rows, vals)
-	}
-	ref := TableRef{Name: table, Alias: table}
-	for _, ue := range s.OnDup {
-		a, err := c.assignment(ue, ref)
-		if err != nil {
-			return nil, err
-		}
-		out.OnDuplicate = append(out.OnDuplicate, a)
-	}
-	return out, nil
-}
-
-func (c *converter) update(s *sqlparser.Update) (*Update, *errs.Error) {
-	ref, err := c.target("UPDATE", s.TableExprs, s.OrderBy, s.Limit)
-	if err != nil {
-		return nil, err
-	}
-	out := &Update{Table: ref.Name, Alias: ref.Alias, Pos: ref.Pos}
-	for _, ue := range s.Exprs {
-		a, err := c.assignment(ue, ref)
-		if err != nil {
-			return nil, err
-		}
-		out.Set = append(out.Set, a)
-	}
-	if s.Where != nil {
-		if out.Where, err = c.expr(s.Where.Expr, "WHERE"); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-func (c *converter) delete(s *sqlparser.Delete) (*Delete, *errs.Error) {
-	if len(s.Targets) > 0 {
-		return nil, c.unsupported(0, "DELETE of several tables is not supported").
-			WithHint("delete from one table at a time")
-	}
-	if len(s.Partitions) > 0 {
-		return nil, c.unsupported(c.findText("partition"), "PARTITION is not supported")
-	}
-	ref, err := c.target("DELETE", s.TableExprs, s.OrderBy, s.Limit)
-	if err != nil {
-		return nil, err
-	}
-	out := &Delete{Table: ref.Name, Alias: ref.Alias, Pos: ref.Pos}
-	if s.Where != nil {
-		if out.Where, err = c.expr(s.Where.Expr, "WHERE"); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// target converts the one table an UPDATE or DELETE writes, refusing
-// joins, ORDER BY and LIMIT.
-func (c *converter) target(verb string, tes sqlparser.TableExprs, order sqlparser.OrderBy, limit *sqlparser.Limit) (TableRef, *errs.Error) {
-	switch {
-	case len(order) > 0:
-		return TableRef{}, c.unsupported(c.findText("order"), "%s ... ORDER BY is not supported", verb).
-			WithHint("DynamoDB writes items independently; order does not matter")
-	case limit != nil:
-		return TableRef{}, c.unsupported(c.findText("limit"), "%s ... LIMIT is not supported", verb).
-			WithHint("narrow the WHERE to the rows to change")
-	}
-	var a *sqlparser.AliasedTableExpr
-	if len(tes) == 1 {
-		a, _ = tes[0].(*sqlparser.AliasedTableExpr)
-	}
-	if a == nil {
-		i := c.findText("join")
-		if i < 0 {
-			i = c.findText(",")
-		}
-		return TableRef{}, c.unsupported(i, "%s of several tables is not supported", verb).
-			WithHint("write one table at a time")
-	}
-	return c.table(a, JoinNone)
-}
-
-// assignment converts col = expr of SET or ON DUPLICATE KEY UPDATE; a
-// qualified column must name the table being written.
-func (c *converter) assignment(ue *sqlparser.UpdateExpr, ref TableRef) (Assignment, *errs.Error) {
-	col, err := c.column(ue.Name)
-	if err != nil {
-		return Assignment{}, err
-	}
-	cn := col.(*Column)
-	if cn.Table != "" && cn.Table != ref.Alias && cn.Table != ref.Name {
-		return Assignment{}, errs.New(errs.Unsupported, "SET %s.%s names another table", cn.Table, cn.Name).
-			At(c.orig, cn.Pos).WithHint("SET only the columns of %s", ref.Name)
-	}
-	x, err := c.expr(ue.Expr, "SET")
-	if err != nil {
-		return Assignment{}, err
-	}
-	return Assignment{Column: cn.Name, Expr: x}, nil
 }

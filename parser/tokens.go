@@ -21,7 +21,7 @@ type token struct {
 // LEX_ERROR token (an unclosed quote, say), as the parser would.
 func tokenize(src string) []token {
 	t := sqlparser.NewStringTokenizer(src)
-	var toks []token
+	toks := make([]token, 0, len(src)/4) // about one token to 4 bytes
 	prevEnd := 0
 	for {
 		typ, val := t.Scan()
@@ -34,7 +34,13 @@ func tokenize(src string) []token {
 		start := min(skipSpace(src, prevEnd), end)
 		prevEnd = end
 		if typ != sqlparser.COMMENT {
-			toks = append(toks, token{typ: typ, val: string(val), start: start, end: end})
+			// Most tokens read as written: share the text rather than
+			// copy it.
+			v := src[start:end]
+			if string(val) != v {
+				v = string(val)
+			}
+			toks = append(toks, token{typ: typ, val: v, start: start, end: end})
 		}
 		if typ == sqlparser.LEX_ERROR {
 			return toks

@@ -88,8 +88,13 @@ func (b *selectBuilder) bindings(s int) map[string]binding {
 		}
 		return binds
 	}
-	for col := range sl.Entity.Columns {
-		ref := &parser.Column{Table: sl.Alias, Name: col, Pos: -1}
+	// Only columns an equality or IN list names have a class: the others
+	// bind to nothing.
+	for _, ref := range b.cls.cols {
+		col := ref.Name
+		if _, ok := sl.Entity.Columns[col]; !ok || ref.Table != sl.Alias {
+			continue
+		}
 		if lit := b.cls.constant(ref); lit != nil {
 			binds[col] = binding{lit}
 		} else if list := b.cls.inList(ref); list != nil {
@@ -261,12 +266,24 @@ func (c *classes) union(a, b *parser.Column) {
 	}
 }
 
+// root returns the class of the column keyed k without adding the
+// column: one no equality names is a class of its own.
+func (c *classes) root(k string) string {
+	for {
+		p, ok := c.parent[k]
+		if !ok || p == k {
+			return k
+		}
+		k = p
+	}
+}
+
 func (c *classes) constant(col *parser.Column) *parser.Literal {
-	return c.consts[c.find(col)]
+	return c.consts[c.root(colKey(col))]
 }
 
 func (c *classes) inList(col *parser.Column) binding {
-	root := c.find(col)
+	root := c.root(colKey(col))
 	if c.consts[root] != nil {
 		return nil
 	}
@@ -276,10 +293,11 @@ func (c *classes) inList(col *parser.Column) binding {
 // member returns another column of col's class that ok accepts, choosing
 // the first in name order so plans are stable.
 func (c *classes) member(col *parser.Column, ok func(*parser.Column) bool) *parser.Column {
-	root := c.find(col)
+	self := colKey(col)
+	root := c.root(self)
 	var keys []string
 	for k := range c.cols {
-		if k != colKey(col) && c.find(c.cols[k]) == root && ok(c.cols[k]) {
+		if k != self && c.root(k) == root && ok(c.cols[k]) {
 			keys = append(keys, k)
 		}
 	}

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -32,46 +33,117 @@ func (s *Session) toTerminal() bool {
 }
 
 // print runs f with a printer on the results' writer. Table output bound
-// for a terminal is held until it is complete, then goes through the
-// pager when it is taller than the terminal.
+// for a terminal goes through the pager once it is as tall as the
+// terminal (see pager). Output to a file or a pipe is written in blocks
+// rather than a write a row.
 func (s *Session) print(f func(*format.Printer) error) error {
 	s.endProgress()
 	p := &format.Printer{W: s.results(), F: s.Format, Expanded: s.Expanded == ExpandOn}
 	if s.Expanded == ExpandAuto && s.results() == s.Out && s.Width != nil {
 		p.AutoWidth = s.Width()
 	}
-	if s.Format != format.Table || !s.Pager || s.PagerCommand == "" || !s.toTerminal() {
+	if !s.toTerminal() {
+		if s.block == nil {
+			s.block = bufio.NewWriterSize(p.W, blockSize)
+		}
+		s.block.Reset(p.W)
+		p.W = s.block
+		err := f(p)
+		if ferr := s.block.Flush(); err == nil {
+			err = ferr
+		}
+		s.block.Reset(nil)
+		return err
+	}
+	args := strings.Fields(s.PagerCommand)
+	if s.Format != format.Table || !s.Pager || len(args) == 0 {
 		return f(p)
 	}
-	var buf bytes.Buffer
-	p.W = &buf
+	pg := &pager{s: s, args: args}
+	p.W = pg
 	err := f(p)
-	if perr := s.page(buf.Bytes()); err == nil {
+	if errors.Is(err, errPagerQuit) {
+		err = nil // quitting the pager early is the reader's business
+	}
+	if perr := pg.close(); err == nil {
 		err = perr
 	}
 	return err
 }
 
-// page writes out to Out, through the pager when it has at least as many
-// lines as the terminal (the prompt after it would push its first line
-// off the screen). When the pager cannot be started, out is written
-// as it is and the error returned.
-func (s *Session) page(out []byte) error {
-	args := strings.Fields(s.PagerCommand)
-	if bytes.Count(out, []byte("\n")) < s.Height() || len(args) == 0 {
-		_, err := s.Out.Write(out)
-		return err
+// blockSize is what print holds before it writes to a file or pipe.
+const blockSize = 64 << 10
+
+// pager holds what a table prints until it has as many lines as the
+// terminal (the prompt after it would push its first line off the
+// screen), then starts the pager, hands it those lines and streams the
+// rest through it: a long result is not held whole. Output shorter than
+// the terminal goes to Out when printing ends. When the pager cannot be
+// started, the output goes to Out as it is and close returns the error.
+type pager struct {
+	s     *Session
+	args  []string
+	held  bytes.Buffer
+	lines int
+	cmd   *exec.Cmd
+	in    io.WriteCloser // the pager's standard input, once started
+	err   error          // why the pager could not start
+}
+
+// errPagerQuit stops printing when the pager has gone: the rows left
+// would be read for nobody.
+var errPagerQuit = errors.New("the pager has quit")
+
+func (pg *pager) Write(b []byte) (int, error) {
+	switch {
+	case pg.in != nil:
+		if _, err := pg.in.Write(b); err != nil {
+			return 0, errPagerQuit
+		}
+		return len(b), nil
+	case pg.err != nil:
+		return pg.s.Out.Write(b)
 	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(out), s.Out, s.Err
-	if err := withoutInterrupt(cmd.Start); err != nil {
-		_, _ = s.Out.Write(out)
-		return errs.New(errs.Invalid, "cannot run the pager %q: %v", s.PagerCommand, cause(err)).
+	pg.held.Write(b)
+	pg.lines += bytes.Count(b, []byte("\n"))
+	if pg.lines < pg.s.Height() {
+		return len(b), nil
+	}
+	held := pg.held.Bytes()
+	pg.held = bytes.Buffer{}
+	cmd := exec.Command(pg.args[0], pg.args[1:]...)
+	cmd.Stdout, cmd.Stderr = pg.s.Out, pg.s.Err
+	in, err := cmd.StdinPipe()
+	if err == nil {
+		err = withoutInterrupt(cmd.Start)
+	}
+	if err != nil {
+		pg.err = errs.New(errs.Invalid, "cannot run the pager %q: %v", pg.s.PagerCommand, cause(err)).
 			WithHint(`set PAGER to a program on your PATH, or turn the pager off with \pager off`)
+		if _, err := pg.s.Out.Write(held); err != nil {
+			return 0, err
+		}
+		return len(b), nil
 	}
-	// Quitting the pager early is its own business: its status says
-	// nothing about the statement.
-	_ = withoutInterrupt(cmd.Wait)
+	pg.cmd, pg.in = cmd, in
+	if _, err := in.Write(held); err != nil {
+		return 0, errPagerQuit
+	}
+	return len(b), nil
+}
+
+// close writes what is held to Out, or ends the pager's input and waits
+// for the reader to leave it.
+func (pg *pager) close() error {
+	if pg.in == nil {
+		if _, err := pg.s.Out.Write(pg.held.Bytes()); err != nil {
+			return err
+		}
+		return pg.err
+	}
+	_ = pg.in.Close()
+	// Its status says nothing about the statement.
+	_ = withoutInterrupt(pg.cmd.Wait)
 	return nil
 }
 

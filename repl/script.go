@@ -21,6 +21,11 @@ import (
 // the line of the failing statement, "bad.sql:5: ERROR: ...".
 func (s *Session) RunScript(ctx context.Context, name string, r io.Reader) error {
 	defer s.reading(&input{}, name)()
+	// Ctrl-C between two statements stops the script as it would have
+	// stopped the statement.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer s.catchInterrupts(cancel)()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	n := 0
@@ -78,9 +83,15 @@ func (s *Session) reading(in *input, name string) func() {
 func (s *Session) do(ctx context.Context, p piece, stopOnError bool) error {
 	s.line = p.line
 	var err error
-	if p.meta != "" {
+	switch {
+	case ctx.Err() != nil:
+		// Ctrl-C came between two pieces.
+		err = errs.New(errs.Canceled, "canceled before this started; the script stops here")
+		s.Failed++
+		s.report(err)
+	case p.meta != "":
 		err = s.Meta(ctx, p.meta)
-	} else {
+	default:
 		err = s.Run(ctx, p.sql)
 	}
 	switch {

@@ -5,12 +5,12 @@
 package repl
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -58,22 +58,25 @@ type Session struct {
 	// terminal.
 	Progress func() ProgressDisplay
 
-	// Interrupt derives the context of one statement so that Ctrl-C
-	// cancels the statement and not the shell. It defaults to
-	// signal.NotifyContext on os.Interrupt; tests replace it.
+	// Interrupt, when set, derives the context of one statement in
+	// place of the session's own Ctrl-C handling (which cancels the
+	// statement, not the shell, and a script between statements); tests
+	// set it.
 	Interrupt func(context.Context) (context.Context, context.CancelFunc)
 
 	// Failed counts the statements and meta-commands that failed.
 	Failed int
 
-	shown   ProgressDisplay // the running statement's progress display
-	outFile *os.File        // \o FILE
-	goFile  *os.File        // \g FILE, while its statement runs
-	in      *input          // what is being read, for \g and \e
-	where   string          // the name of the file being read, "" for none
-	line    int             // the line, in where, of the piece being run
-	last    string          // the last statement run, for \g and \e
-	quiet   bool            // while the start-up file runs: no "X is on." lines
+	interrupts *interrupts     // Ctrl-C handling of the running script or shell
+	shown      ProgressDisplay // the running statement's progress display
+	block      *bufio.Writer   // holds output to a file or pipe, see print
+	outFile    *os.File        // \o FILE
+	goFile     *os.File        // \g FILE, while its statement runs
+	in         *input          // what is being read, for \g and \e
+	where      string          // the name of the file being read, "" for none
+	line       int             // the line, in where, of the piece being run
+	last       string          // the last statement run, for \g and \e
+	quiet      bool            // while the start-up file runs: no "X is on." lines
 	// remember adds a line to the shell's history; nil outside the shell.
 	remember func(string)
 	// confirm asks the user a yes-or-no question (an UPDATE past
@@ -118,13 +121,7 @@ func (r reported) Unwrap() error { return r.error }
 func (s *Session) Run(ctx context.Context, sql string) error {
 	s.last = sql
 	sql = s.substitute(sql)
-	interrupt := s.Interrupt
-	if interrupt == nil {
-		interrupt = func(ctx context.Context) (context.Context, context.CancelFunc) {
-			return signal.NotifyContext(ctx, os.Interrupt)
-		}
-	}
-	ctx, stop := interrupt(ctx)
+	ctx, stop := s.statementContext(ctx)
 	defer stop()
 	// Every statement counts what it sends: the warnings of reads whose
 	// items no entity claimed come from the counters too.

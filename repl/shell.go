@@ -88,6 +88,8 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 
 	in := &input{}
 	defer s.reading(in, "")()
+	// Ctrl-C at the prompt is readline's: it clears the input.
+	defer s.catchInterrupts(nil)()
 	for n := 1; ; n++ {
 		rl.SetPrompt(c.Prompt + in.prompt())
 		comp.pending = in.buf.String()

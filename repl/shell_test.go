@@ -70,8 +70,9 @@ func stall(on *atomic.Bool, started chan<- string) dynosql.Option {
 // this process) during a statement that would never end, after which the
 // shell takes the next statement.
 //
-// It is the only test of the package that leaves Session.Interrupt at its
-// default, signal.NotifyContext, so the SIGINT reaches it alone.
+// It and TestCtrlCStopsAScript are the only tests of the package that
+// leave Session.Interrupt unset, so that the SIGINT reaches the session's
+// own handler; neither runs in parallel.
 func TestShell(t *testing.T) {
 	ctx := context.Background()
 	var slow atomic.Bool

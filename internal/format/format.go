@@ -1,22 +1,17 @@
 // Package format prints statement results for the dynosql command: rows,
 // write counts and plans, in one of the output formats of --format.
 //
-// Tables, markdown and expanded display are drawn by go-pretty and
-// buffer the rows they print; csv, tsv, json and jsonl write each row as it
-// comes, so a large result streams.
+// csv, tsv, json and jsonl write each row as it comes, so a large result
+// streams. Tables, markdown and expanded display, drawn by go-pretty, hold
+// at most Chunk rows: a result that fits is drawn whole, a longer one in
+// chunks of Chunk rows with the widths of the first (see Printer.Rows).
 package format
 
 import (
 	"bytes"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-
-	"github.com/jedib0t/go-pretty/v6/table"
-	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/planner"
@@ -71,11 +66,19 @@ type Printer struct {
 	// AutoWidth, when not 0, prints a table expanded when one of its
 	// lines would be wider than AutoWidth columns, like psql's \x auto.
 	AutoWidth int
+	// Chunk is the most rows a table holds before it prints, like psql's
+	// FETCH_COUNT; 0 means DefaultChunk.
+	Chunk int
 }
 
+// DefaultChunk is the rows a table holds before it prints by default:
+// enough for the widths of the first rows to suit the rest, few enough
+// that memory stays small.
+const DefaultChunk = 1000
+
 // Rows prints every row of src and returns how many it printed. It
-// returns src's error, after printing what came before it only in the
-// streaming formats.
+// returns src's error, after printing what came before it in the
+// streaming formats, and the chunks printed before it in the others.
 func (p *Printer) Rows(src Source) (int, error) {
 	switch p.F {
 	case JSON, JSONL:
@@ -85,235 +88,7 @@ func (p *Printer) Rows(src Source) (int, error) {
 	case TSV:
 		return p.tsvRows(src)
 	}
-	cols := src.Columns()
-	var rows [][]value.Value
-	for src.Next() {
-		rows = append(rows, src.RawValues())
-	}
-	if err := src.Err(); err != nil {
-		return 0, err
-	}
-	switch {
-	case p.F == Markdown:
-		t := newTable(cols, rows)
-		_, err := fmt.Fprintln(p.W, t.RenderMarkdown())
-		return len(rows), err
-	case p.Expanded:
-		return len(rows), p.expanded(cols, rows)
-	}
-	t := newTable(cols, rows)
-	t.SetStyle(plainStyle)
-	t.SuppressTrailingSpaces()
-	out := t.Render()
-	if p.AutoWidth > 0 && widest(out) > p.AutoWidth {
-		return len(rows), p.expanded(cols, rows)
-	}
-	_, err := fmt.Fprintf(p.W, "%s\n%s\n", out, count(len(rows)))
-	return len(rows), err
-}
-
-// widest returns the display width of the widest line of s.
-func widest(s string) int {
-	w := 0
-	for _, line := range strings.Split(s, "\n") {
-		w = max(w, text.StringWidthWithoutEscSequences(line))
-	}
-	return w
-}
-
-// plainStyle draws tables the way psql does: no outer border, columns
-// separated by |, the header underlined.
-var plainStyle = func() table.Style {
-	s := table.StyleDefault
-	s.Name = "dynosql"
-	s.Format.Header = text.FormatDefault // keep the column names as written
-	s.Options = table.Options{SeparateColumns: true, SeparateHeader: true}
-	return s
-}()
-
-// newTable fills a go-pretty table, NULL shown as NULL and numeric
-// columns aligned right.
-func newTable(cols []string, rows [][]value.Value) table.Writer {
-	t := table.NewWriter()
-	header := make(table.Row, len(cols))
-	for i, c := range cols {
-		header[i] = c
-	}
-	t.AppendHeader(header)
-	numeric := make([]bool, len(cols))
-	for i := range cols {
-		numeric[i] = true
-	}
-	for _, r := range rows {
-		row := make(table.Row, len(r))
-		for i, v := range r {
-			row[i] = value.Text(v)
-			if _, ok := v.(value.Number); !ok && v != nil && i < len(numeric) {
-				numeric[i] = false
-			}
-		}
-		t.AppendRow(row)
-	}
-	var cfg []table.ColumnConfig
-	for i, n := range numeric {
-		if n && len(rows) > 0 {
-			cfg = append(cfg, table.ColumnConfig{Number: i + 1, Align: text.AlignRight, AlignHeader: text.AlignRight})
-		}
-	}
-	t.SetColumnConfigs(cfg)
-	return t
-}
-
-// expanded prints each row as name | value lines under "-[ RECORD n ]".
-func (p *Printer) expanded(cols []string, rows [][]value.Value) error {
-	var b strings.Builder
-	for n, r := range rows {
-		t := table.NewWriter()
-		for i, v := range r {
-			t.AppendRow(table.Row{cols[i], value.Text(v)})
-		}
-		s := plainStyle
-		s.Options.SeparateHeader = false
-		t.SetStyle(s)
-		t.SuppressTrailingSpaces()
-		fmt.Fprintf(&b, "-[ RECORD %d ]\n%s\n", n+1, t.Render())
-	}
-	b.WriteString(count(len(rows)) + "\n")
-	_, err := io.WriteString(p.W, b.String())
-	return err
-}
-
-func count(n int) string {
-	if n == 1 {
-		return "(1 row)"
-	}
-	return fmt.Sprintf("(%d rows)", n)
-}
-
-// jsonRows writes a JSON array on one line (JSON) or one object per line
-// (JSONL), each object's keys in column order.
-func (p *Printer) jsonRows(src Source) (int, error) {
-	cols := src.Columns()
-	keys := make([][]byte, len(cols))
-	for i, c := range cols {
-		keys[i] = marshal(c)
-	}
-	var b bytes.Buffer
-	n := 0
-	if p.F == JSON {
-		b.WriteByte('[')
-	}
-	for src.Next() {
-		if p.F == JSON && n > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('{')
-		for i, v := range src.RawValues() {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(keys[i])
-			b.WriteByte(':')
-			b.Write(marshal(value.JSON(v)))
-		}
-		b.WriteByte('}')
-		n++
-		if p.F == JSONL {
-			b.WriteByte('\n')
-		}
-		if _, err := p.W.Write(b.Bytes()); err != nil {
-			return n, err
-		}
-		b.Reset()
-	}
-	if err := src.Err(); err != nil {
-		if p.F == JSON && n > 0 {
-			// Close the array so that what was printed still parses.
-			_, _ = io.WriteString(p.W, "]\n")
-		}
-		return n, err
-	}
-	if p.F == JSON {
-		b.WriteString("]\n")
-	}
-	_, err := p.W.Write(b.Bytes())
-	return n, err
-}
-
-// marshal encodes v as JSON without escaping <, > and &, which are
-// ordinary characters in data.
-func marshal(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		// Values from value.JSON always encode; say so loudly if not.
-		return marshal("[BUG] " + err.Error())
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-// csvRows writes a header line and then each row, flushed as it comes.
-func (p *Printer) csvRows(src Source) (int, error) {
-	w := csv.NewWriter(p.W)
-	if err := w.Write(src.Columns()); err != nil {
-		return 0, err
-	}
-	n := 0
-	for src.Next() {
-		r := src.RawValues()
-		rec := make([]string, len(r))
-		for i, v := range r {
-			if v != nil {
-				rec[i] = value.Text(v)
-			}
-		}
-		if err := w.Write(rec); err != nil {
-			return n, err
-		}
-		w.Flush()
-		n++
-	}
-	w.Flush()
-	if err := src.Err(); err != nil {
-		return n, err
-	}
-	return n, w.Error()
-}
-
-// tsvEscape keeps a field on its line and in its column without quotes,
-// the way PostgreSQL's COPY text format and mysql --batch do, so that
-// cut and awk can read the output.
-var tsvEscape = strings.NewReplacer("\\", `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`)
-
-// tsvRows writes a header line and then each row, tab-separated and
-// escaped rather than quoted; NULL is an empty field.
-func (p *Printer) tsvRows(src Source) (int, error) {
-	line := func(fields []string) error {
-		for i, f := range fields {
-			fields[i] = tsvEscape.Replace(f)
-		}
-		_, err := io.WriteString(p.W, strings.Join(fields, "\t")+"\n")
-		return err
-	}
-	if err := line(slices.Clone(src.Columns())); err != nil {
-		return 0, err
-	}
-	n := 0
-	for src.Next() {
-		r := src.RawValues()
-		rec := make([]string, len(r))
-		for i, v := range r {
-			if v != nil {
-				rec[i] = value.Text(v)
-			}
-		}
-		if err := line(rec); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, src.Err()
+	return p.tableRows(src)
 }
 
 // Result is what a write did, as the JSON formats print it.
@@ -423,3 +198,10 @@ func (s *Static) RawValues() []value.Value { return s.cur }
 
 // Err returns nil: a Static source cannot fail.
 func (s *Static) Err() error { return nil }
+
+// marshal encodes v as JSON the way rows are (see encoder).
+func marshal(v any) []byte {
+	var b bytes.Buffer
+	newEncoder(&b).encode(v)
+	return b.Bytes()
+}

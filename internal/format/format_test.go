@@ -1,6 +1,8 @@
 package format
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,5 +120,134 @@ func TestAutoWidth(t *testing.T) {
 		if b.String() != tt.want {
 			t.Errorf("width %d: got:\n%s\nwant:\n%s", tt.width, b.String(), tt.want)
 		}
+	}
+}
+
+// counting is a Source of n rows (id, name) that fails t when a row is
+// asked for while the printer still holds more than hold rows it has not
+// written: what keeps memory bounded on a long result.
+type counting struct {
+	t      *testing.T
+	w      *strings.Builder
+	n      int
+	hold   int
+	i      int
+	lastID func(out string) int // the highest id written so far
+}
+
+func (c *counting) Columns() []string { return []string{"id", "name"} }
+
+func (c *counting) Next() bool {
+	if c.i == c.n {
+		return false
+	}
+	if written := c.lastID(c.w.String()); c.i-written > c.hold {
+		c.t.Fatalf("row %d read while only rows up to %d were printed: more than %d rows held", c.i+1, written, c.hold)
+	}
+	c.i++
+	return true
+}
+
+func (c *counting) RawValues() []value.Value {
+	name := "n"
+	if c.i == 7 {
+		name = "a much longer name"
+	}
+	return []value.Value{value.Number(strconv.Itoa(c.i)), name}
+}
+
+func (c *counting) Err() error { return nil }
+
+// lastNumber returns the last whole number of out that ends a field: an
+// id in the table and markdown formats, a record's number in expanded.
+func lastNumber(re *regexp.Regexp) func(string) int {
+	return func(out string) int {
+		m := re.FindAllStringSubmatch(out, -1)
+		if len(m) == 0 {
+			return 0
+		}
+		n, _ := strconv.Atoi(m[len(m)-1][1])
+		return n
+	}
+}
+
+// A table longer than Chunk prints Chunk rows at a time: the header once,
+// later chunks at least as wide as the first (a wider value widens its
+// own chunk), the count last; it never holds more than Chunk rows and the
+// one after them.
+func TestATableLongerThanAChunkPrintsChunkByChunk(t *testing.T) {
+	tests := []struct {
+		name string
+		p    Printer
+		last *regexp.Regexp
+		want string
+	}{
+		{"table", Printer{F: Table}, regexp.MustCompile(`(?m)^ +(\d+) \|`), "" +
+			" id | name\n" +
+			"----+------\n" +
+			"  1 | n\n" +
+			"  2 | n\n" +
+			"  3 | n\n" +
+			"  4 | n\n" +
+			"  5 | n\n" +
+			"  6 | n\n" +
+			"  7 | a much longer name\n" +
+			"  8 | n\n" +
+			"(8 rows)\n"},
+		{"expanded", Printer{F: Table, Expanded: true}, regexp.MustCompile(`(?m)^ id +\| (\d+)$`), "" +
+			"-[ RECORD 1 ]\n id   | 1\n name | n\n" +
+			"-[ RECORD 2 ]\n id   | 2\n name | n\n" +
+			"-[ RECORD 3 ]\n id   | 3\n name | n\n" +
+			"-[ RECORD 4 ]\n id   | 4\n name | n\n" +
+			"-[ RECORD 5 ]\n id   | 5\n name | n\n" +
+			"-[ RECORD 6 ]\n id   | 6\n name | n\n" +
+			"-[ RECORD 7 ]\n id   | 7\n name | a much longer name\n" +
+			"-[ RECORD 8 ]\n id   | 8\n name | n\n" +
+			"(8 rows)\n"},
+		{"auto-expanded", Printer{F: Table, AutoWidth: 8}, regexp.MustCompile(`(?m)^ id +\| (\d+)$`), "" +
+			"-[ RECORD 1 ]\n id   | 1\n name | n\n" +
+			"-[ RECORD 2 ]\n id   | 2\n name | n\n" +
+			"-[ RECORD 3 ]\n id   | 3\n name | n\n" +
+			"-[ RECORD 4 ]\n id   | 4\n name | n\n" +
+			"-[ RECORD 5 ]\n id   | 5\n name | n\n" +
+			"-[ RECORD 6 ]\n id   | 6\n name | n\n" +
+			"-[ RECORD 7 ]\n id   | 7\n name | a much longer name\n" +
+			"-[ RECORD 8 ]\n id   | 8\n name | n\n" +
+			"(8 rows)\n"},
+		{"markdown", Printer{F: Markdown}, regexp.MustCompile(`(?m)^\| (\d+) \|`), "" +
+			"| id | name |\n| ---:| --- |\n| 1 | n |\n| 2 | n |\n| 3 | n |\n" +
+			"| 4 | n |\n| 5 | n |\n| 6 | n |\n" +
+			"| 7 | a much longer name |\n| 8 | n |\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			p := tt.p
+			p.W, p.Chunk = &b, 3
+			src := &counting{t: t, w: &b, n: 8, hold: p.Chunk + 1, lastID: lastNumber(tt.last)}
+			n, err := p.Rows(src)
+			if err != nil || n != 8 {
+				t.Fatalf("Rows = %d, %v; want 8, nil", n, err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+// A result of exactly Chunk rows is drawn whole, as it always was.
+func TestAResultOfOneChunkIsDrawnWhole(t *testing.T) {
+	var chunked, whole strings.Builder
+	for _, c := range []struct {
+		b     *strings.Builder
+		chunk int
+	}{{&chunked, 2}, {&whole, 0}} {
+		if _, err := (&Printer{W: c.b, F: Table, Chunk: c.chunk}).Rows(rows()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if chunked.String() != whole.String() {
+		t.Errorf("two rows in a chunk of 2:\n%s\nwant:\n%s", chunked.String(), whole.String())
 	}
 }

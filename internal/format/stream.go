@@ -1,0 +1,153 @@
+package format
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/dynosql/dynosql/value"
+)
+
+// jsonRows writes a JSON array on one line (JSON) or one object per line
+// (JSONL), each object's keys in column order. It holds one row at a
+// time.
+func (p *Printer) jsonRows(src Source) (int, error) {
+	var b bytes.Buffer
+	enc := newEncoder(&b)
+	cols := src.Columns()
+	keys := make([][]byte, len(cols))
+	for i, c := range cols {
+		enc.encode(c)
+		keys[i] = bytes.Clone(b.Bytes())
+		b.Reset()
+	}
+	n := 0
+	if p.F == JSON {
+		b.WriteByte('[')
+	}
+	for src.Next() {
+		if p.F == JSON && n > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('{')
+		for i, v := range src.RawValues() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(keys[i])
+			b.WriteByte(':')
+			enc.encode(value.JSON(v))
+		}
+		b.WriteByte('}')
+		n++
+		if p.F == JSONL {
+			b.WriteByte('\n')
+		}
+		if _, err := p.W.Write(b.Bytes()); err != nil {
+			return n, err
+		}
+		b.Reset()
+	}
+	if err := src.Err(); err != nil {
+		if p.F == JSON && n > 0 {
+			// Close the array so that what was printed still parses.
+			_, _ = io.WriteString(p.W, "]\n")
+		}
+		return n, err
+	}
+	if p.F == JSON {
+		b.WriteString("]\n")
+	}
+	_, err := p.W.Write(b.Bytes())
+	return n, err
+}
+
+// encoder appends JSON to a buffer without escaping <, > and &, which are
+// ordinary characters in data, and without the newline json.Encoder
+// ends each value with. One serves a whole result: a new one per value
+// cost more than the rest of printing it.
+type encoder struct {
+	b   *bytes.Buffer
+	enc *json.Encoder
+}
+
+func newEncoder(b *bytes.Buffer) encoder {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	return encoder{b: b, enc: enc}
+}
+
+func (e encoder) encode(v any) {
+	if err := e.enc.Encode(v); err != nil {
+		// Values from value.JSON always encode; say so loudly if not.
+		e.encode("[BUG] " + err.Error())
+		return
+	}
+	e.b.Truncate(e.b.Len() - 1)
+}
+
+// csvRows writes a header line and then each row, flushed as it comes.
+func (p *Printer) csvRows(src Source) (int, error) {
+	w := csv.NewWriter(p.W)
+	if err := w.Write(src.Columns()); err != nil {
+		return 0, err
+	}
+	n := 0
+	for src.Next() {
+		r := src.RawValues()
+		rec := make([]string, len(r))
+		for i, v := range r {
+			if v != nil {
+				rec[i] = value.Text(v)
+			}
+		}
+		if err := w.Write(rec); err != nil {
+			return n, err
+		}
+		w.Flush()
+		n++
+	}
+	w.Flush()
+	if err := src.Err(); err != nil {
+		return n, err
+	}
+	return n, w.Error()
+}
+
+// tsvEscape keeps a field on its line and in its column without quotes,
+// the way PostgreSQL's COPY text format and mysql --batch do, so that
+// cut and awk can read the output.
+var tsvEscape = strings.NewReplacer("\\", `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`)
+
+// tsvRows writes a header line and then each row, tab-separated and
+// escaped rather than quoted; NULL is an empty field.
+func (p *Printer) tsvRows(src Source) (int, error) {
+	line := func(fields []string) error {
+		for i, f := range fields {
+			fields[i] = tsvEscape.Replace(f)
+		}
+		_, err := io.WriteString(p.W, strings.Join(fields, "\t")+"\n")
+		return err
+	}
+	if err := line(slices.Clone(src.Columns())); err != nil {
+		return 0, err
+	}
+	n := 0
+	for src.Next() {
+		r := src.RawValues()
+		rec := make([]string, len(r))
+		for i, v := range r {
+			if v != nil {
+				rec[i] = value.Text(v)
+			}
+		}
+		if err := line(rec); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, src.Err()
+}
