@@ -16,7 +16,7 @@ import (
 // designs are the public single-table designs of testdata/ (their
 // sources are named in testdata/README.md), each with its published
 // access patterns in patterns.sql.
-var designs = []string{"battleroyale", "complaints", "customerorders", "onlineshop", "productcatalog", "social"}
+var designs = []string{"battleroyale", "complaints", "customerorders", "onlineshop", "productcatalog", "social", "storefront"}
 
 // pattern is one statement of a patterns.sql file with what the file
 // says to expect of it.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/oracle"
@@ -15,19 +16,31 @@ import (
 	"github.com/dynosql/dynosql/value"
 )
 
-// randomConfig reads the seed and the number of statements of
-// TestRandomSelectsAgreeWithSQLite: fixed by default so that a failure
-// reproduces, changed with DYNOSQL_RANDOM_SEED and DYNOSQL_RANDOM_N for
-// longer runs.
-func randomConfig(t *testing.T) (seed int64, n int) {
-	seed, n = 31, 800
+// randomSeed is one seed of TestRandomSelectsAgreeWithSQLite, with what
+// a failure says of it.
+type randomSeed struct {
+	seed int64
+	name string
+}
+
+// randomConfig returns the seeds and the number of statements per seed
+// and dataset of TestRandomSelectsAgreeWithSQLite: a fixed seed, the same
+// every run, and one that changes every run (from the clock), so that
+// each run tries statements no run tried before. DYNOSQL_RANDOM_SEED
+// replaces the changing one, to replay a failure; DYNOSQL_RANDOM_N
+// changes the number, for longer runs.
+func randomConfig(t *testing.T) (seeds []randomSeed, n int) {
+	const fixed = 31
+	changing := time.Now().UnixNano() % 1_000_000
+	name := "changes every run"
 	if s := os.Getenv("DYNOSQL_RANDOM_SEED"); s != "" {
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			t.Fatalf("DYNOSQL_RANDOM_SEED: %v", err)
 		}
-		seed = v
+		changing, name = v, "from DYNOSQL_RANDOM_SEED"
 	}
+	n = 300
 	if s := os.Getenv("DYNOSQL_RANDOM_N"); s != "" {
 		v, err := strconv.Atoi(s)
 		if err != nil {
@@ -35,75 +48,102 @@ func randomConfig(t *testing.T) (seed int64, n int) {
 		}
 		n = v
 	}
-	return seed, n
+	seeds = []randomSeed{{fixed, fmt.Sprintf("seed %d (fixed)", fixed)}}
+	if changing != fixed {
+		seeds = append(seeds, randomSeed{changing, fmt.Sprintf("seed %d (%s)", changing, name)})
+	}
+	return seeds, n
 }
 
-// Random key-bound SELECTs over the school dataset must return what SQLite
-// returns for the same SQL over the same rows, on every backend, and those
-// that need a Scan (an OR with a branch no key serves) must be refused. A
-// failure names the statement, its position in the sequence and the seed,
-// and shows the plan.
+// Random key-bound SELECTs over each dataset of testkit.RandomDatasets
+// must return what SQLite returns for the same SQL over the same rows, on
+// every backend, and those that need a Scan (an OR with a branch no key
+// serves) must be refused. A failure names the statement, its position
+// in the sequence and the seed, with the command that replays it, and
+// shows the plan.
 func TestRandomSelectsAgreeWithSQLite(t *testing.T) {
-	seed, n := randomConfig(t)
-	stmts := testkit.RandomSelects(seed, n)
+	seeds, n := randomConfig(t)
+	for _, s := range seeds {
+		t.Logf("%s: replay with DYNOSQL_RANDOM_SEED=%d go test -run TestRandomSelectsAgreeWithSQLite .", s.name, s.seed)
+	}
+	for _, ds := range testkit.RandomDatasets {
+		schema, err := ds.Schema()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmts := map[int64][]testkit.RandomSelect{}
+		for _, s := range seeds {
+			stmts[s.seed] = testkit.RandomSelects(schema, s.seed, n)
+		}
+		for _, b := range testkit.Backends() {
+			t.Run(ds.Name+"/"+b.Name, func(t *testing.T) {
+				t.Parallel()
+				fx := ds.Load(t, b)
+				for _, s := range seeds {
+					t.Run(s.name, func(t *testing.T) {
+						checkRandom(t, fx, s, stmts[s.seed])
+					})
+				}
+			})
+		}
+	}
+}
+
+// checkRandom runs the statements of one seed and reports those that
+// disagree with SQLite (the first 25) and how many there were.
+func checkRandom(t *testing.T, fx *testkit.Fixture, s randomSeed, stmts []testkit.RandomSelect) {
 	const maxFailures = 25
-	for _, b := range testkit.Backends() {
-		t.Run(b.Name, func(t *testing.T) {
-			t.Parallel()
-			fx := testkit.LoadRandom(t, b)
-			ctx := context.Background()
-			failures, nonempty, rows, refused := 0, 0, 0, 0
-			fail := func(i int, q testkit.RandomSelect, format string, args ...any) {
-				failures++
-				if failures > maxFailures {
-					return
-				}
-				var explain string
-				if p, err := fx.DB.Explain(q.SQL, q.Args...); err == nil {
-					explain = p.String()
-				} else {
-					explain = err.Error()
-				}
-				args = append([]any{i, seed, q.SQL}, args...)
-				t.Errorf("statement %d of seed %d:\n  %s\n"+format+"\nplan:\n%s", append(args, explain)...)
+	ctx := context.Background()
+	failures, nonempty, rows, refused := 0, 0, 0, 0
+	fail := func(i int, q testkit.RandomSelect, format string, args ...any) {
+		failures++
+		if failures > maxFailures {
+			return
+		}
+		var explain string
+		if p, err := fx.DB.Explain(q.SQL, q.Args...); err == nil {
+			explain = p.String()
+		} else {
+			explain = err.Error()
+		}
+		args = append([]any{i, s.seed, s.seed, q.SQL}, args...)
+		t.Errorf("statement %d of seed %d (replay: DYNOSQL_RANDOM_SEED=%d):\n  %s\n"+format+"\nplan:\n%s", append(args, explain)...)
+	}
+	for i, q := range stmts {
+		if q.Refused {
+			refused++
+			if _, err := fx.Query(ctx, q.SQL, q.Args...); !errors.Is(err, dynosql.ErrRefused) {
+				fail(i, q, "dynosql: %v, want a refusal (a branch of the OR has no key)", err)
 			}
-			for i, q := range stmts {
-				if q.Refused {
-					refused++
-					if _, err := fx.Query(ctx, q.SQL, q.Args...); !errors.Is(err, dynosql.ErrRefused) {
-						fail(i, q, "dynosql: %v, want a refusal (a branch of the OR has no key)", err)
-					}
-					continue
-				}
-				want, err := fx.Oracle.Query(q.OracleSQL(), q.OracleArgs()...)
-				if err != nil {
-					fail(i, q, "sqlite: %v (a generator bug)", err)
-					continue
-				}
-				got, err := fx.Query(ctx, q.SQL, q.Args...)
-				if err != nil {
-					fail(i, q, "dynosql: %v", err)
-					continue
-				}
-				if len(want) > 0 {
-					nonempty++
-					rows += len(want)
-				}
-				if q.Limit >= 0 {
-					if diff := someOf(got, want, q.Limit, q.Offset); diff != "" {
-						fail(i, q, "rows differ from SQLite's without the LIMIT:\n%s", diff)
-					}
-					continue
-				}
-				if diff := oracle.SameRows(got, want, q.Total); diff != "" {
-					fail(i, q, "rows differ from SQLite:\n%s", diff)
-				}
+			continue
+		}
+		want, err := fx.Oracle.Query(q.OracleSQL(), q.OracleArgs()...)
+		if err != nil {
+			fail(i, q, "sqlite: %v (a generator bug)", err)
+			continue
+		}
+		got, err := fx.Query(ctx, q.SQL, q.Args...)
+		if err != nil {
+			fail(i, q, "dynosql: %v", err)
+			continue
+		}
+		if len(want) > 0 {
+			nonempty++
+			rows += len(want)
+		}
+		if q.Limit >= 0 {
+			if diff := someOf(got, want, q.Limit, q.Offset); diff != "" {
+				fail(i, q, "rows differ from SQLite's without the LIMIT:\n%s", diff)
 			}
-			t.Logf("%d statements, %d with rows, %d rows in all, %d refused (seed %d)", len(stmts), nonempty, rows, refused, seed)
-			if failures > 0 {
-				t.Errorf("%d of %d statements disagree (seed %d; first %d shown)", failures, len(stmts), seed, min(failures, maxFailures))
-			}
-		})
+			continue
+		}
+		if diff := oracle.SameRows(got, want, q.Total); diff != "" {
+			fail(i, q, "rows differ from SQLite:\n%s", diff)
+		}
+	}
+	t.Logf("%d statements, %d with rows, %d rows in all, %d refused (seed %d)", len(stmts), nonempty, rows, refused, s.seed)
+	if failures > 0 {
+		t.Errorf("%d of %d statements disagree (seed %d, replay with DYNOSQL_RANDOM_SEED=%d; first %d shown)", failures, len(stmts), s.seed, s.seed, min(failures, maxFailures))
 	}
 }
 

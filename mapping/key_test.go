@@ -171,3 +171,83 @@ func TestKeysParseOnlyTheirOwnShape(t *testing.T) {
 		})
 	}
 }
+
+// Every key attribute of the keys mapping, rendered from a row, parses
+// back into that row, and each leading part of the row gives the prefix a
+// begins_with or range starts from (written by hand); the whole row gives
+// an equality on the key itself. Keys of the other entities' templates
+// in the same attribute do not parse.
+func TestKeysRoundTripThroughValueParsePrefixAndCondition(t *testing.T) {
+	m := loadKeys(t)
+	cases := []struct {
+		entity, attr string
+		row          mapping.Row
+		key          types.AttributeValue
+		prefixes     []string // of the row cut after 0, 1, ... template columns
+		others       []types.AttributeValue
+	}{
+		{"orders", "SK", mapping.Row{"date": "2024-05-01", "id": "o7"}, s("ORDER#2024-05-01#o7#ITEM"),
+			[]string{"ORDER#", "ORDER#2024-05-01#"}, []types.AttributeValue{s("P"), s("EV#7"), s("BLOB"), s("ORDER#2024-05-01#o7")}},
+		{"orders", "SK", mapping.Row{"date": "ORDER", "id": "POST#7#META"}, s("ORDER#ORDER#POST#7#META#ITEM"), []string{"ORDER#", "ORDER#ORDER#"}, nil},
+		{"orders", "SK", mapping.Row{"date": "2024", "id": "#ITEM#"}, s("ORDER#2024##ITEM##ITEM"), []string{"ORDER#", "ORDER#2024#"}, nil},
+		{"posts", "PK", mapping.Row{"id": "7"}, s("POST#7#META"), []string{"POST#"},
+			[]types.AttributeValue{s("CUST#7"), s("B#7"), s("POST#7"), s("7")}},
+		{"posts", "PK", mapping.Row{"id": "ORDER#2024#o7#ITEM"}, s("POST#ORDER#2024#o7#ITEM#META"), []string{"POST#"}, nil},
+		{"events", "PK", mapping.Row{"place": "POST#7#META"}, s("POST#7#META"), []string{""}, nil},
+		{"events", "SK", mapping.Row{"seq": value.Number("-3.25")}, s("EV#-3.25"), []string{"EV#"},
+			[]types.AttributeValue{s("ORDER#2024-05-01#o7#ITEM"), s("EV#"), n("7")}},
+		{"posts", "ver", mapping.Row{"n": number(t, "1e2")}, n("100"), nil, []types.AttributeValue{s("100")}},
+		{"events", "ts", mapping.Row{"ts": value.Number("0")}, n("0"), nil, []types.AttributeValue{s("0")}},
+		{"blobs", "blob", mapping.Row{"blob": value.Binary("#META")}, &types.AttributeValueMemberB{Value: []byte("#META")}, nil,
+			[]types.AttributeValue{s("#META"), n("1")}},
+	}
+	for _, tc := range cases {
+		k := m.Entities[tc.entity].Key(tc.attr)
+		t.Run(tc.entity+" "+k.Raw+" is "+value.Literal(value.FromAttr(tc.key)), func(t *testing.T) {
+			got, err := k.Value(tc.row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mapping.Text(got) != mapping.Text(tc.key) || typeOf(got) != typeOf(tc.key) {
+				t.Fatalf("rendered %s %s, want %s %s", typeOf(got), mapping.Text(got), typeOf(tc.key), mapping.Text(tc.key))
+			}
+			back, ok := k.Parse(got)
+			if !ok || len(back) != len(tc.row) {
+				t.Fatalf("parsed back as %v (%v), want %v", back, ok, tc.row)
+			}
+			for col, v := range tc.row {
+				if !value.Equal(back[col], v) {
+					t.Errorf("%s parsed back as %s, want %s", col, value.Literal(back[col]), value.Literal(v))
+				}
+			}
+			if c := k.Condition(tc.row, nil); condText(c) != "= "+value.Literal(value.FromAttr(tc.key)) {
+				t.Errorf("condition on the whole row = %s, want = the key", condText(c))
+			}
+			cols := k.Columns()
+			for i, want := range tc.prefixes {
+				part := mapping.Row{}
+				for _, c := range cols[:i] {
+					part[c] = tc.row[c]
+				}
+				if p, complete := k.Prefix(part); p != want || complete {
+					t.Errorf("prefix of %v = %q (complete %v), want %q", part, p, complete, want)
+				}
+			}
+			for _, o := range tc.others {
+				if r, ok := k.Parse(o); ok {
+					t.Errorf("%s %s parsed as %v: it is not of the template %s", typeOf(o), mapping.Text(o), r, k.Raw)
+				}
+			}
+		})
+	}
+}
+
+// number is the value of a number literal as dynosql reads it.
+func number(t *testing.T, lit string) value.Number {
+	t.Helper()
+	n, ok := value.ParseNumber(lit)
+	if !ok {
+		t.Fatalf("%s is not a number", lit)
+	}
+	return n
+}

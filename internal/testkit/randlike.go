@@ -2,13 +2,7 @@ package testkit
 
 import (
 	"fmt"
-	"os"
 	"strings"
-	"testing"
-
-	"github.com/dynosql/dynosql"
-	"github.com/dynosql/dynosql/internal/backend"
-	"github.com/dynosql/dynosql/mapping"
 )
 
 // LIKE with escapes in the random statements. The generator writes a
@@ -24,9 +18,10 @@ import (
 // Patterns never end in a lone escape character, which MySQL matches as
 // itself and SQLite matches nothing with.
 
-// likePatterns are pattern values per column, \ escaping. Their literal
-// parts hold % and _ escaped, and match rows of LikeRows.
-var likePatterns = map[string][]string{
+// schoolLikes are pattern values per column of the school dataset, \
+// escaping. Their literal parts hold % and _ escaped, and match rows of
+// likeRows.
+var schoolLikes = map[string][]string{
 	"id":         {`a\_%`, `a0%`, `cs\%`, `cs1%`, `%\_%`, `a\%%`, `c\s1%`, `zz_`, `no\pe`},
 	"student_id": {`a\_%`, `a\%%`, `a\\%`, `a\_1`, `%\_1`, `a\\_`, `%\\%`, `c\_%`, `k\%%`, `_\%4_`},
 	"course_id":  {`ma\_%`, `ma\%%`, `ma\\%`, `ma\_th_`, `%\_%`, `%\%%`, `m\a_th%`, `ma\_th1`, `ma\\th3`, `cs\_%`, `cs\%1`, `cs_1`},
@@ -41,15 +36,15 @@ var likePatterns = map[string][]string{
 // dynosql's statement and in SQLite's.
 type likeRewrite struct{ sql, sqlite string }
 
-// escapedLike returns, now and then, a LIKE with escapes on col (column
-// name) in place of cond, drawing only from the second stream so that the
-// first one is as it was; else cond.
-func (st *statement) escapedLike(col, name, cond string) string {
-	x := st.g.ext()
-	pats := likePatterns[name]
-	if len(pats) == 0 || !x.chance(0.5) {
+// like returns, now and then, a LIKE with escapes on column c of t in
+// place of cond, when the schema has patterns for c; else cond.
+func (st *statement) like(t *table, c Col, cond string) string {
+	x := st.g
+	pats := x.s.Likes[c.Name]
+	if len(pats) == 0 || c.Type != "S" || !x.chance(0.5) {
 		return cond
 	}
+	col := t.col(c.Name)
 	pat := pick(x, pats)
 	not := ""
 	if x.chance(0.25) {
@@ -137,7 +132,7 @@ func (st *statement) sqliteLikes(q *RandomSelect) {
 	q.SQLite = s
 }
 
-// likeRows are the rows LoadRandom adds to the school dataset: text
+// likeRows are the rows the random statements' school dataset adds: text
 // holding %, _ and \, which LIKE with escapes must tell from wildcards,
 // under keys the random statements read: enrollments in the partitions
 // of a dozen students, enrollments of students with such ids in six
@@ -197,22 +192,3 @@ const likeRows = `
 {"entity":"enrollments","row":{"student_id":"a_1","course_id":"art150","grade":"A_"}}
 {"entity":"enrollments","row":{"student_id":"a%1","course_id":"art150","grade":"B%"}}
 `
-
-// LoadRandom loads, for the random statements (RandomSelects), the school
-// dataset and the rows whose text holds LIKE's special characters.
-func LoadRandom(t testing.TB, b Backend, opts ...dynosql.Option) *Fixture {
-	t.Helper()
-	m, err := mapping.Load(Testdata("school", "mapping.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(Testdata("school", "data.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := backend.ReadDataset(strings.NewReader(string(data)+likeRows), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return LoadRows(t, b, m, rows, opts...)
-}

@@ -38,6 +38,7 @@ var datasets = []struct {
 	{"social", social},
 	{"customerorders", customerOrders},
 	{"productcatalog", productCatalog},
+	{"storefront", storefront},
 }
 
 func main() {
