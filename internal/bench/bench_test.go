@@ -35,7 +35,7 @@ func schoolOn(b *testing.B, be testkit.Backend, items int) *dynosql.DB {
 	}
 	m.Table = ddblocal.UniqueTable(b, m.Table)
 	client := be.Client(b)
-	load(b, context.Background(), client, m, max(0, items-len(base)))
+	load(context.Background(), b, client, m, max(0, items-len(base)))
 	db, err := dynosql.Open(context.Background(), m, client)
 	if err != nil {
 		b.Fatal(err)

@@ -52,7 +52,7 @@ func TestServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	students := load(t, ctx, client, m, StreamItems)
+	students := load(ctx, t, client, m, StreamItems)
 	proxy := testkit.StartProxy(t, endpoint, testkit.ProxyOptions{Delay: 5 * time.Millisecond})
 	env := fmt.Sprintf("ENDPOINT=%s\nDELAYED=%s\nMAPPING=%s\n", endpoint, proxy.URL(), SchoolMapping())
 	if err := os.WriteFile(filepath.Join(dir, "env"), []byte(env), 0o644); err != nil {
@@ -71,7 +71,7 @@ func TestServe(t *testing.T) {
 // load creates m's table on client, emptied first, and writes Rows with
 // extra enrollments into it, four writers at a time. It returns the
 // school's own students.
-func load(t testing.TB, ctx context.Context, client *dynamodb.Client, m *mapping.Mapping, extra int) []string {
+func load(ctx context.Context, t testing.TB, client *dynamodb.Client, m *mapping.Mapping, extra int) []string {
 	t.Helper()
 	_ = backend.DeleteTable(ctx, client, m)
 	if err := backend.CreateTable(ctx, client, m); err != nil {
