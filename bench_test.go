@@ -2,15 +2,12 @@ package dynosql_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/bench"
 	"github.com/dynosql/dynosql/internal/testkit"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -18,7 +15,7 @@ import (
 )
 
 // BenchmarkJoins compares dynosql with the requests an expert writes by
-// hand for the same answer, side by side on each backend: the ratio of
+// hand for the same answer (internal/bench, pipelined as dynosql is), side by side on each backend: the ratio of
 // the two is dynosql's overhead (parsing, planning, stitching). Run as
 // in BENCHMARKS.md.
 func BenchmarkJoins(b *testing.B) {
@@ -34,12 +31,12 @@ func BenchmarkJoins(b *testing.B) {
 			{
 				name: "student-courses",
 				sql:  "SELECT s.name, c.title, e.grade FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id WHERE s.id = 'a91'",
-				sdk:  func() (int, error) { return studentCoursesByHand(ctx, fx.Client, table, "a91") },
+				sdk:  func() (int, error) { return bench.StudentCourses(ctx, fx.Client, table, "a91") },
 			},
 			{
 				name: "course-roster",
 				sql:  "SELECT s.name, e.grade FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'cs101'",
-				sdk:  func() (int, error) { return courseRosterByHand(ctx, fx.Client, table, "cs101") },
+				sdk:  func() (int, error) { return bench.Roster(ctx, fx.Client, table, "cs101", 8) },
 			},
 		}
 		for _, c := range cases {
@@ -67,79 +64,6 @@ func BenchmarkJoins(b *testing.B) {
 			})
 		}
 	}
-}
-
-func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-
-// studentCoursesByHand is the expert's version of a student's courses:
-// one Query of the student's partition (profile and edges), one
-// BatchGetItem of the courses.
-func studentCoursesByHand(ctx context.Context, c *dynamodb.Client, table, id string) (int, error) {
-	out, err := c.Query(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(table),
-		KeyConditionExpression:    aws.String("PK = :pk"),
-		ProjectionExpression:      aws.String("PK, SK, #n, grade"),
-		ExpressionAttributeNames:  map[string]string{"#n": "name"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s("STU#" + id)},
-	})
-	if err != nil {
-		return 0, err
-	}
-	var keys []map[string]types.AttributeValue
-	for _, item := range out.Items {
-		sk := item["SK"].(*types.AttributeValueMemberS).Value
-		if course, ok := strings.CutPrefix(sk, "ENROLL#CRS#"); ok {
-			keys = append(keys, map[string]types.AttributeValue{"PK": s("CRS#" + course), "SK": s("META")})
-		}
-	}
-	return batchGetAll(ctx, c, table, keys, "title")
-}
-
-// courseRosterByHand reads a course's edges through GSI1, then the
-// students in BatchGetItems of 100.
-func courseRosterByHand(ctx context.Context, c *dynamodb.Client, table, course string) (int, error) {
-	var keys []map[string]types.AttributeValue
-	p := dynamodb.NewQueryPaginator(c, &dynamodb.QueryInput{
-		TableName:                 aws.String(table),
-		IndexName:                 aws.String("GSI1"),
-		KeyConditionExpression:    aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :stu)"),
-		ProjectionExpression:      aws.String("PK, SK, grade"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s("CRS#" + course), ":stu": s("STU#")},
-	})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return 0, err
-		}
-		for _, item := range page.Items {
-			keys = append(keys, map[string]types.AttributeValue{"PK": item["PK"], "SK": s("PROFILE")})
-		}
-	}
-	return batchGetAll(ctx, c, table, keys, "#n")
-}
-
-// batchGetAll reads keys 100 at a time, asking for PK, SK and attr (#n
-// stands for name, a reserved word), and retries unprocessed keys.
-func batchGetAll(ctx context.Context, c *dynamodb.Client, table string, keys []map[string]types.AttributeValue, attr string) (int, error) {
-	n := 0
-	for len(keys) > 0 {
-		chunk := keys[:min(100, len(keys))]
-		keys = keys[len(chunk):]
-		ka := types.KeysAndAttributes{Keys: chunk, ProjectionExpression: aws.String("PK, SK, " + attr)}
-		if attr == "#n" {
-			ka.ExpressionAttributeNames = map[string]string{"#n": "name"}
-		}
-		req := map[string]types.KeysAndAttributes{table: ka}
-		for len(req) > 0 {
-			out, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: req})
-			if err != nil {
-				return 0, err
-			}
-			n += len(out.Responses[table])
-			req = out.UnprocessedKeys
-		}
-	}
-	return n, nil
 }
 
 // plannable returns the golden SELECTs that dynosql plans against the
