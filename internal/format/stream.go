@@ -97,13 +97,7 @@ func (p *Printer) csvRows(src Source) (int, error) {
 	}
 	n := 0
 	for src.Next() {
-		r := src.RawValues()
-		rec := make([]string, len(r))
-		for i, v := range r {
-			if v != nil {
-				rec[i] = value.Text(v)
-			}
-		}
+		rec := texts(src.RawValues())
 		if err := w.Write(rec); err != nil {
 			return n, err
 		}
@@ -115,6 +109,17 @@ func (p *Printer) csvRows(src Source) (int, error) {
 		return n, err
 	}
 	return n, w.Error()
+}
+
+// texts spells each value as text; NULL is the empty string.
+func texts(r []value.Value) []string {
+	out := make([]string, len(r))
+	for i, v := range r {
+		if v != nil {
+			out[i] = value.Text(v)
+		}
+	}
+	return out
 }
 
 // tsvEscape keeps a field on its line and in its column without quotes,
@@ -137,13 +142,7 @@ func (p *Printer) tsvRows(src Source) (int, error) {
 	}
 	n := 0
 	for src.Next() {
-		r := src.RawValues()
-		rec := make([]string, len(r))
-		for i, v := range r {
-			if v != nil {
-				rec[i] = value.Text(v)
-			}
-		}
+		rec := texts(src.RawValues())
 		if err := line(rec); err != nil {
 			return n, err
 		}
