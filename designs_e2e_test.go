@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,51 +11,6 @@ import (
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
 )
-
-// designs are the public single-table designs of testdata/ (their
-// sources are named in testdata/README.md), each with its published
-// access patterns in patterns.sql.
-var designs = []string{"battleroyale", "complaints", "customerorders", "onlineshop", "productcatalog", "social", "storefront"}
-
-// pattern is one statement of a patterns.sql file with what the file
-// says to expect of it.
-type pattern struct {
-	line   int
-	sql    string
-	expect string // "", "refused" or "conflict"
-}
-
-// readPatterns reads testdata/<design>/patterns.sql: statements ending
-// with ';', each after comment lines, of which "-- expect: X" says what
-// dynosql must do instead of agreeing with SQLite.
-func readPatterns(t *testing.T, design string) []pattern {
-	t.Helper()
-	data, err := os.ReadFile(testkit.Testdata(design, "patterns.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []pattern
-	var cur pattern
-	for i, line := range strings.Split(string(data), "\n") {
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(trimmed, "-- expect:"):
-			cur.expect = strings.TrimSpace(strings.TrimPrefix(trimmed, "-- expect:"))
-		case strings.HasPrefix(trimmed, "--"), trimmed == "":
-		default:
-			if cur.sql == "" {
-				cur.line = i + 1
-			}
-			cur.sql += line + "\n"
-			if strings.HasSuffix(trimmed, ";") {
-				cur.sql = strings.TrimSuffix(strings.TrimSpace(cur.sql), ";")
-				out = append(out, cur)
-				cur = pattern{}
-			}
-		}
-	}
-	return out
-}
 
 // Every published access pattern of every design runs on both backends,
 // in file order (writes change what later reads see), and agrees with
@@ -68,8 +22,8 @@ func readPatterns(t *testing.T, design string) []pattern {
 // scan: true) must agree with SQLite like the others.
 func TestPublishedDesignsAgreeWithSQLite(t *testing.T) {
 	t.Parallel()
-	for _, design := range designs {
-		patterns := readPatterns(t, design)
+	for _, design := range testkit.Designs {
+		patterns := testkit.ReadPatterns(t, design)
 		for _, b := range testkit.Backends() {
 			t.Run(design+"/"+b.Name, func(t *testing.T) {
 				t.Parallel()
@@ -82,56 +36,56 @@ func TestPublishedDesignsAgreeWithSQLite(t *testing.T) {
 	}
 }
 
-func runPattern(t *testing.T, fx *testkit.Fixture, design string, p pattern) {
+func runPattern(t *testing.T, fx *testkit.Fixture, design string, p testkit.Pattern) {
 	t.Helper()
 	ctx := context.Background()
-	where := fmt.Sprintf("%s/patterns.sql:%d", design, p.line)
-	isRead := strings.HasPrefix(strings.ToUpper(strings.TrimSpace(p.sql)), "SELECT")
+	where := fmt.Sprintf("%s/patterns.sql:%d", design, p.Line)
+	isRead := strings.HasPrefix(strings.ToUpper(strings.TrimSpace(p.SQL)), "SELECT")
 	run := func() error {
 		if isRead {
-			_, err := fx.Query(ctx, p.sql)
+			_, err := fx.Query(ctx, p.SQL)
 			return err
 		}
-		_, err := fx.DB.Exec(ctx, p.sql)
+		_, err := fx.DB.Exec(ctx, p.SQL)
 		return err
 	}
-	switch p.expect {
+	switch p.Expect {
 	case "refused":
 		if err := run(); !errors.Is(err, dynosql.ErrRefused) {
-			t.Errorf("%s: %s\nwant a refusal, got %v", where, p.sql, err)
+			t.Errorf("%s: %s\nwant a refusal, got %v", where, p.SQL, err)
 		}
 		return
 	case "conflict":
 		if err := run(); !errors.Is(err, dynosql.ErrConflict) {
-			t.Errorf("%s: %s\nwant a conflict, got %v", where, p.sql, err)
+			t.Errorf("%s: %s\nwant a conflict, got %v", where, p.SQL, err)
 		}
 		return
 	}
 	if isRead {
-		want, err := fx.Oracle.Query(p.sql)
+		want, err := fx.Oracle.Query(p.SQL)
 		if err != nil {
 			t.Fatalf("%s: sqlite: %v", where, err)
 		}
-		got, err := fx.Query(ctx, p.sql)
+		got, err := fx.Query(ctx, p.SQL)
 		if err != nil {
-			t.Errorf("%s: %s\ndynosql: %v", where, p.sql, err)
+			t.Errorf("%s: %s\ndynosql: %v", where, p.SQL, err)
 			return
 		}
-		if diff := oracle.SameRows(got, want, strings.Contains(strings.ToUpper(p.sql), "ORDER BY")); diff != "" {
-			t.Errorf("%s: %s\nrows differ from SQLite:\n%s", where, p.sql, diff)
+		if diff := oracle.SameRows(got, want, strings.Contains(strings.ToUpper(p.SQL), "ORDER BY")); diff != "" {
+			t.Errorf("%s: %s\nrows differ from SQLite:\n%s", where, p.SQL, diff)
 		}
 		return
 	}
-	want, err := fx.Oracle.Exec(p.sql)
+	want, err := fx.Oracle.Exec(p.SQL)
 	if err != nil {
 		t.Fatalf("%s: sqlite: %v", where, err)
 	}
-	res, err := fx.DB.Exec(ctx, p.sql)
+	res, err := fx.DB.Exec(ctx, p.SQL)
 	if err != nil {
-		t.Errorf("%s: %s\ndynosql: %v", where, p.sql, err)
+		t.Errorf("%s: %s\ndynosql: %v", where, p.SQL, err)
 		return
 	}
 	if res.RowsAffected != want {
-		t.Errorf("%s: %s\n%d rows affected, SQLite says %d", where, p.sql, res.RowsAffected, want)
+		t.Errorf("%s: %s\n%d rows affected, SQLite says %d", where, p.SQL, res.RowsAffected, want)
 	}
 }

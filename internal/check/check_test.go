@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,8 +19,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/check/*.json")
 
-// designs are the datasets testdata/check has statements for.
-var designs = []string{"school", "blog", "battleroyale", "complaints", "customerorders", "onlineshop", "productcatalog", "social"}
+// ownDesigns are school and blog, whose statements testdata/check holds
+// (DESIGN.sql served, DESIGN_refused.sql refused); the published designs
+// are checked on their patterns.sql, whose "-- expect: refused" marks
+// tell which statements must be refused.
+var ownDesigns = []string{"school", "blog"}
 
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -42,7 +47,7 @@ func count(t *testing.T, file string) int {
 
 func TestServedStatementsExitZero(t *testing.T) {
 	t.Chdir(testkit.Testdata("check"))
-	for _, d := range designs {
+	for _, d := range ownDesigns {
 		t.Run(d, func(t *testing.T) {
 			code, out, errOut := run(t, "--mapping", filepath.Join("..", d, "mapping.yaml"), d+".sql")
 			n, reported := count(t, d+".sql"), 0
@@ -60,11 +65,8 @@ func TestServedStatementsExitZero(t *testing.T) {
 
 func TestRefusedStatementsExitOneWithOneLineEach(t *testing.T) {
 	t.Chdir(testkit.Testdata("check"))
-	for _, d := range designs {
+	for _, d := range ownDesigns {
 		file := d + "_refused.sql"
-		if _, err := os.Stat(file); err != nil {
-			continue // a design whose every pattern is served
-		}
 		t.Run(d, func(t *testing.T) {
 			code, out, _ := run(t, "--mapping", filepath.Join("..", d, "mapping.yaml"), file)
 			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -81,22 +83,85 @@ func TestRefusedStatementsExitOneWithOneLineEach(t *testing.T) {
 	}
 }
 
-// TestJSONGolden compares the JSON report of each design's statements,
-// served and refused, with testdata/check/DESIGN.json (go test
-// ./internal/check -update rewrites them; review the diff).
-func TestJSONGolden(t *testing.T) {
-	t.Chdir(testkit.Testdata("check"))
-	for _, d := range designs {
+// Each published design's patterns.sql is checked whole: a statement
+// marked "-- expect: refused" gets one refusal line (with its hint)
+// within its own lines, every other statement is reported served at its
+// first line, and the exit status says whether any was refused.
+func TestPublishedPatternsAreServedOrRefusedAsMarked(t *testing.T) {
+	for _, d := range testkit.Designs {
 		t.Run(d, func(t *testing.T) {
-			args := []string{"--format", "json", "--mapping", filepath.Join("..", d, "mapping.yaml"), d + ".sql"}
-			if _, err := os.Stat(d + "_refused.sql"); err == nil {
-				args = append(args, d+"_refused.sql")
-			}
-			_, out, errOut := run(t, args...)
+			t.Chdir(testkit.Testdata(d))
+			patterns := testkit.ReadPatterns(t, d)
+			code, out, errOut := run(t, "--mapping", "mapping.yaml", "patterns.sql")
 			if errOut != "" {
 				t.Fatal(errOut)
 			}
-			golden := d + ".json"
+			lines := map[int]string{} // report lines by the line they name
+			for _, l := range strings.Split(out, "\n") {
+				rest, ok := strings.CutPrefix(l, "patterns.sql:")
+				if !ok {
+					continue
+				}
+				n, err := strconv.Atoi(rest[:strings.IndexByte(rest, ':')])
+				if err != nil {
+					t.Fatalf("report line without a line number: %q", l)
+				}
+				lines[n] = l
+			}
+			wantCode, found := check.ExitOK, 0
+			for i, p := range patterns {
+				end := p.Line + strings.Count(p.SQL, "\n")
+				if i+1 < len(patterns) {
+					end = patterns[i+1].Line - 1
+				}
+				var l string
+				for n := p.Line; n <= end && l == ""; n++ {
+					l = lines[n]
+				}
+				refused := strings.Contains(l, ": refused: ")
+				switch {
+				case l == "":
+					t.Errorf("patterns.sql:%d: no report line for %s", p.Line, p.SQL)
+				case p.Expect == "refused" && (!refused || !strings.Contains(l, "(hint: ")):
+					t.Errorf("patterns.sql:%d is marked refused; check says %q", p.Line, l)
+				case p.Expect != "refused" && (refused || !strings.HasPrefix(l, fmt.Sprintf("patterns.sql:%d: ", p.Line))):
+					t.Errorf("patterns.sql:%d must be served; check says %q", p.Line, l)
+				}
+				if l != "" {
+					found++
+				}
+				if p.Expect == "refused" {
+					wantCode = check.ExitRefused
+				}
+			}
+			if code != wantCode || found != len(lines) {
+				t.Errorf("exit %d (want %d), %d report lines for %d statements:\n%s", code, wantCode, len(lines), found, out)
+			}
+		})
+	}
+}
+
+// TestJSONGolden compares the JSON report of each design's statements
+// with testdata/check/DESIGN.json (go test ./internal/check -update
+// rewrites them; review the diff): school's and blog's own statements,
+// served and refused, and each published design's patterns.sql.
+func TestJSONGolden(t *testing.T) {
+	goldens := testkit.Testdata("check")
+	inputs := map[string][]string{}
+	for _, d := range ownDesigns {
+		inputs[d] = []string{filepath.Join("..", "check", d+".sql"), filepath.Join("..", "check", d+"_refused.sql")}
+	}
+	for _, d := range testkit.Designs {
+		inputs[d] = []string{"patterns.sql"}
+	}
+	for d, files := range inputs {
+		t.Run(d, func(t *testing.T) {
+			t.Chdir(testkit.Testdata(d))
+			_, out, errOut := run(t, append([]string{"--format", "json", "--mapping", "mapping.yaml"}, files...)...)
+			if errOut != "" {
+				t.Fatal(errOut)
+			}
+			golden := filepath.Join(goldens, d+".json")
 			if *update {
 				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
 					t.Fatal(err)
