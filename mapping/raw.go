@@ -26,7 +26,7 @@ func Raw(desc *types.TableDescription) (*Mapping, error) {
 		attrTypes[aws.ToString(d.AttributeName)] = string(d.AttributeType)
 	}
 	m := &Mapping{Source: "the table " + name + " (no mapping)", Table: name, Indexes: map[string]*Index{}}
-	m.PartitionKey, m.SortKey = keyNames(desc.KeySchema)
+	m.PartitionKey, m.SortKey = KeyNames(desc.KeySchema)
 	e := &Entity{Keys: map[string]string{}, Columns: map[string]string{}, Open: true, raw: true}
 	var untyped []string
 	key := func(attr string) {
@@ -41,7 +41,7 @@ func Raw(desc *types.TableDescription) (*Mapping, error) {
 	key(m.PartitionKey)
 	key(m.SortKey)
 	index := func(n string, schema []types.KeySchemaElement, p *types.Projection, local bool) {
-		pk, sk := keyNames(schema)
+		pk, sk := KeyNames(schema)
 		ix := &Index{PartitionKey: pk, SortKey: sk, Local: local, Projection: "ALL"}
 		if p != nil {
 			ix.Projection, ix.Include = string(p.ProjectionType), p.NonKeyAttributes

@@ -18,7 +18,7 @@ import (
 // read through it must fetch the base items afterwards, and each key
 // attribute's real type.
 func (m *Mapping) CheckTable(desc *types.TableDescription) error {
-	pk, sk := keyNames(desc.KeySchema)
+	pk, sk := KeyNames(desc.KeySchema)
 	if pk != m.PartitionKey || sk != m.SortKey {
 		return errs.New(errs.Mapping, "mapping %s: table %s is keyed by (%s, %s), the mapping says (%s, %s)",
 			m.Source, m.Table, pk, orNone(sk), m.PartitionKey, orNone(m.SortKey)).
@@ -49,7 +49,7 @@ func (m *Mapping) CheckTable(desc *types.TableDescription) error {
 			return errs.New(errs.Mapping, "mapping %s: indexes.%s: the mapping says local, but it is a global secondary index of %s", m.Source, name, m.Table).
 				WithHint("remove local: true")
 		}
-		gpk, gsk := keyNames(f.schema)
+		gpk, gsk := KeyNames(f.schema)
 		if gpk != ix.PartitionKey || gsk != ix.SortKey {
 			return errs.New(errs.Mapping, "mapping %s: indexes.%s: the index is keyed by (%s, %s), the mapping says (%s, %s)",
 				m.Source, name, gpk, orNone(gsk), ix.PartitionKey, orNone(ix.SortKey))
@@ -117,7 +117,9 @@ func typeHint(t KeyType, k *Key) string {
 	return "declare the template's column as S, or write literal text around it"
 }
 
-func keyNames(schema []types.KeySchemaElement) (pk, sk string) {
+// KeyNames returns the partition and sort key attributes of a key schema
+// as DynamoDB describes it; sk is "" without a sort key.
+func KeyNames(schema []types.KeySchemaElement) (pk, sk string) {
 	for _, k := range schema {
 		if k.KeyType == types.KeyTypeHash {
 			pk = aws.ToString(k.AttributeName)

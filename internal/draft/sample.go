@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/mapping"
 )
 
 // Scanner is the part of the SDK client a sample needs; *dynamodb.Client
@@ -58,13 +59,13 @@ func FromDescription(desc *types.TableDescription) Table {
 	for _, d := range desc.AttributeDefinitions {
 		t.KeyTypes[aws.ToString(d.AttributeName)] = string(d.AttributeType)
 	}
-	t.PartitionKey, t.SortKey = keyNames(desc.KeySchema)
+	t.PartitionKey, t.SortKey = mapping.KeyNames(desc.KeySchema)
 	for _, g := range desc.GlobalSecondaryIndexes {
-		pk, sk := keyNames(g.KeySchema)
+		pk, sk := mapping.KeyNames(g.KeySchema)
 		t.Indexes = append(t.Indexes, withProjection(Index{Name: aws.ToString(g.IndexName), PartitionKey: pk, SortKey: sk}, g.Projection))
 	}
 	for _, l := range desc.LocalSecondaryIndexes {
-		pk, sk := keyNames(l.KeySchema)
+		pk, sk := mapping.KeyNames(l.KeySchema)
 		t.Indexes = append(t.Indexes, withProjection(Index{Name: aws.ToString(l.IndexName), PartitionKey: pk, SortKey: sk, Local: true}, l.Projection))
 	}
 	return t
@@ -77,17 +78,6 @@ func withProjection(ix Index, p *types.Projection) Index {
 		ix.Include = p.NonKeyAttributes
 	}
 	return ix
-}
-
-func keyNames(schema []types.KeySchemaElement) (pk, sk string) {
-	for _, k := range schema {
-		if k.KeyType == types.KeyTypeHash {
-			pk = aws.ToString(k.AttributeName)
-		} else {
-			sk = aws.ToString(k.AttributeName)
-		}
-	}
-	return pk, sk
 }
 
 // FromSample returns the input of the draft of a table from its
