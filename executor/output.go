@@ -292,6 +292,19 @@ func (it *distinctIter) next(ctx context.Context) ([]value.Value, error) {
 	}
 }
 
+// drain reads every row of in: for the steps that must see them all
+// before yielding any.
+func drain(ctx context.Context, in rowIter) ([][]value.Value, error) {
+	var rows [][]value.Value
+	for {
+		row, err := in.next(ctx)
+		if err != nil || row == nil {
+			return rows, err
+		}
+		rows = append(rows, row)
+	}
+}
+
 // sortIter reads all rows, then yields them in order; NULLs first, as in
 // SQLite, and last when descending.
 type sortIter struct {
@@ -304,16 +317,11 @@ type sortIter struct {
 func (it *sortIter) next(ctx context.Context) ([]value.Value, error) {
 	if !it.done {
 		it.done = true
-		for {
-			row, err := it.in.next(ctx)
-			if err != nil {
-				return nil, err
-			}
-			if row == nil {
-				break
-			}
-			it.rows = append(it.rows, row)
+		rows, err := drain(ctx, it.in)
+		if err != nil {
+			return nil, err
 		}
+		it.rows = rows
 		sort.SliceStable(it.rows, func(i, j int) bool {
 			for _, k := range it.keys {
 				c := value.Order(it.rows[i][k.Column], it.rows[j][k.Column])
@@ -412,15 +420,12 @@ func (it *spreadIter) columns(ctx context.Context) ([]string, error) {
 			seen[i][k] = true
 		}
 	}
-	for {
-		row, err := it.in.next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if row == nil {
-			break
-		}
-		it.rows = append(it.rows, row)
+	rows, err := drain(ctx, it.in)
+	if err != nil {
+		return nil, err
+	}
+	it.rows = rows
+	for _, row := range rows {
 		for i, p := range it.s.Stars {
 			m, _ := row[p].(map[string]value.Value)
 			for k := range m {

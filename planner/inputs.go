@@ -61,22 +61,12 @@ func requestMapping(n Node) *mapping.Mapping {
 // its SDK inputs where the statement fixes them.
 func (p *Plan) Sends() []Sent {
 	var out []Sent
-	var walk func(Node)
-	walk = func(n Node) {
-		for _, in := range n.Inputs() {
-			walk(in)
-		}
-		r, ok := n.(Requester)
-		if !ok {
-			return
-		}
-		reqs := r.Requests()
+	p.eachRequester(func(n Node, reqs []*Request) {
 		inputs := attach(n, reqs)
 		for i, req := range reqs {
 			out = append(out, Sent{Node: n, Request: req, Inputs: inputs[i], m: requestMapping(n)})
 		}
-	}
-	walk(p.Root)
+	})
 	return out
 }
 

@@ -21,16 +21,8 @@ type Matcher struct {
 // NewMatcher returns the matcher of the requests p announces.
 func NewMatcher(p *Plan) *Matcher {
 	m := &Matcher{steps: map[string]Node{}, tables: map[string]*mapping.Mapping{}}
-	var walk func(Node)
-	walk = func(n Node) {
-		for _, in := range n.Inputs() {
-			walk(in)
-		}
-		r, ok := n.(Requester)
-		if !ok {
-			return
-		}
-		for _, req := range r.Requests() {
+	p.eachRequester(func(n Node, reqs []*Request) {
+		for _, req := range reqs {
 			if tm := requestMapping(n); tm != nil {
 				m.tables[req.Table] = tm
 			}
@@ -40,10 +32,7 @@ func NewMatcher(p *Plan) *Matcher {
 				}
 			}
 		}
-	}
-	if p.Root != nil {
-		walk(p.Root)
-	}
+	})
 	return m
 }
 

@@ -175,17 +175,26 @@ func drawRequest(b *strings.Builder, r *Request, first, rest string) {
 // executor first sends them: the JSON form of EXPLAIN.
 func (p *Plan) Requests() []*Request {
 	var out []*Request
+	p.eachRequester(func(_ Node, reqs []*Request) { out = append(out, reqs...) })
+	return out
+}
+
+// eachRequester calls fn for every step that sends requests, with them,
+// in the order the executor first sends them: inputs before the step
+// that reads them.
+func (p *Plan) eachRequester(fn func(Node, []*Request)) {
 	var walk func(Node)
 	walk = func(n Node) {
 		for _, in := range n.Inputs() {
 			walk(in)
 		}
 		if r, ok := n.(Requester); ok {
-			out = append(out, r.Requests()...)
+			fn(n, r.Requests())
 		}
 	}
-	walk(p.Root)
-	return out
+	if p.Root != nil {
+		walk(p.Root)
+	}
 }
 
 // Walk calls fn for n and every step below it, parents first.
