@@ -60,6 +60,7 @@ type queryIter struct {
 	r     *run
 	q     *planner.Query
 	in    *dynamodb.QueryInput
+	page  []map[string]types.AttributeValue // the page's items not yet classified
 	buf   []tuple
 	start bool
 	done  bool
@@ -68,6 +69,14 @@ type queryIter struct {
 
 func (it *queryIter) next(ctx context.Context) (tuple, error) {
 	for len(it.buf) == 0 {
+		if len(it.page) > 0 {
+			// One item at a time, each let go once it is a row, so that
+			// a page is held in one form, not as items and rows at once.
+			item := it.page[0]
+			it.page[0], it.page = nil, it.page[1:]
+			it.buf = it.r.classify(it.q, []map[string]types.AttributeValue{item}, it.q.Reads)
+			continue
+		}
 		if it.done {
 			return nil, nil
 		}
@@ -91,18 +100,20 @@ func (it *queryIter) next(ctx context.Context) (tuple, error) {
 			// Rows without columns: all COUNT(*) needs is how many.
 			it.buf = slices.Repeat([]tuple{it.r.empty()}, int(out.Count))
 			it.r.log.add(it.q, it.q.Reads, int(out.Count), int(out.Count))
-		} else {
+		} else if it.order != nil {
+			// The order check reads the whole page, the row past the
+			// LIMIT included, so the page is classified at once.
 			it.buf = it.r.classify(it.q, out.Items, it.q.Reads)
+			if err := it.order.check(it.buf); err != nil {
+				return nil, err
+			}
+		} else {
+			it.page = out.Items
 		}
 		if len(out.LastEvaluatedKey) == 0 {
 			it.done = true
 		} else {
 			it.in.ExclusiveStartKey = out.LastEvaluatedKey
-		}
-		if it.order != nil {
-			if err := it.order.check(it.buf); err != nil {
-				return nil, err
-			}
 		}
 	}
 	t := it.buf[0]
