@@ -93,7 +93,11 @@ func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool
 		if outer, err = sc.resolve(x, args); err != nil {
 			return err
 		}
-		conds = append(conds, &parser.Compare{Op: "=", L: col, R: outer})
+		eq := parser.Expr(&parser.Compare{Op: "=", L: col, R: outer})
+		if anti {
+			eq = b.notInMatch(col, outer, eq)
+		}
+		conds = append(conds, eq)
 	}
 	if !anti {
 		b.semi = true
@@ -101,12 +105,39 @@ func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool
 		return nil
 	}
 	b.left[s], b.leftOn[s], b.anti[s] = true, conds, true
-	if c, ok := outer.(*parser.Column); outer != nil && (!ok || !sc.isBaseKeyColumn(c)) {
-		// x NOT IN (...) is unknown, so not true, where x is NULL (a
-		// column of the base key never is).
-		b.extra = append(b.extra, &parser.IsNull{Expr: outer, Not: true})
-	}
 	return nil
+}
+
+// notInMatch is when a row c of the subquery rules an outer row out of
+// x NOT IN (SELECT c ...): when c = x, and also when c or x is NULL, for
+// NOT IN is true only if every comparison is false, and one with NULL is
+// unknown. A subquery without rows rules out nothing, whatever x is. The
+// NULL cases are left out where they cannot happen (a base-key column of
+// a row that was read, a literal), so that c = x alone can still key the
+// read of the subquery's table; otherwise the subquery's own WHERE must
+// key it, since rows whose c is NULL count too.
+func (b *selectBuilder) notInMatch(c, x, eq parser.Expr) parser.Expr {
+	out := eq
+	for _, e := range []parser.Expr{c, x} {
+		if !b.neverNull(e) {
+			out = &parser.Or{L: out, R: &parser.IsNull{Expr: e}}
+		}
+	}
+	return out
+}
+
+// neverNull reports whether e cannot be NULL in a row the executor
+// builds: a non-NULL literal, or a column of its entity's base key in a
+// slot no outer join may leave empty.
+func (b *selectBuilder) neverNull(e parser.Expr) bool {
+	switch e := e.(type) {
+	case *parser.Literal:
+		return e.Value != nil
+	case *parser.Column:
+		slot := b.sc.slotOf(e)
+		return b.sc.isBaseKeyColumn(e) && (!b.left[slot] || b.sc.sub[slot])
+	}
+	return false
 }
 
 // dedupe keeps each combination of the outer tables' rows once, after a
