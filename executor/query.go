@@ -96,18 +96,19 @@ func (it *queryIter) next(ctx context.Context) (tuple, error) {
 		if err != nil {
 			return nil, err
 		}
-		if it.q.CountOnly {
+		switch {
+		case it.q.CountOnly:
 			// Rows without columns: all COUNT(*) needs is how many.
 			it.buf = slices.Repeat([]tuple{it.r.empty()}, int(out.Count))
 			it.r.log.add(it.q, it.q.Reads, int(out.Count), int(out.Count))
-		} else if it.order != nil {
+		case it.order != nil:
 			// The order check reads the whole page, the row past the
 			// LIMIT included, so the page is classified at once.
 			it.buf = it.r.classify(it.q, out.Items, it.q.Reads)
 			if err := it.order.check(it.buf); err != nil {
 				return nil, err
 			}
-		} else {
+		default:
 			it.page = out.Items
 		}
 		if len(out.LastEvaluatedKey) == 0 {
