@@ -6,9 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/planner"
@@ -95,7 +92,7 @@ func (db *DB) Analyze(ctx context.Context, p *planner.Plan) (*Analysis, error) {
 	}
 	m := planner.NewMatcher(p)
 	for _, call := range trace.Calls() {
-		step := m.Step(call.Op, tableOf(call.Input), call.Input)
+		step := m.Step(call.Op, call.Input)
 		if step == nil {
 			a.Other.add(call)
 			continue
@@ -159,40 +156,3 @@ func (a *Analysis) JSON() any {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// tableOf returns the table a request's input names (the first, for a
-// BatchGetItem or a transaction).
-func tableOf(in any) string {
-	switch x := in.(type) {
-	case *dynamodb.GetItemInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.QueryInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.ScanInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.PutItemInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.UpdateItemInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.DeleteItemInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.BatchGetItemInput:
-		for t := range x.RequestItems {
-			return t
-		}
-	case *dynamodb.TransactWriteItemsInput:
-		for _, it := range x.TransactItems {
-			switch {
-			case it.Put != nil:
-				return aws.ToString(it.Put.TableName)
-			case it.Update != nil:
-				return aws.ToString(it.Update.TableName)
-			case it.Delete != nil:
-				return aws.ToString(it.Delete.TableName)
-			case it.ConditionCheck != nil:
-				return aws.ToString(it.ConditionCheck.TableName)
-			}
-		}
-	}
-	return ""
-}
