@@ -58,6 +58,10 @@ func TestNotInFollowsSQLsNulls(t *testing.T) {
 		{SQL: "SELECT s.id FROM students s WHERE s.id IN ('a91', 'w33') AND s.name NOT IN (SELECT e.grade FROM enrollments e WHERE e.course_id = 'lit220' AND e.grade IS NOT NULL)"},
 		{SQL: "SELECT e.course_id, e.grade FROM enrollments e WHERE e.student_id = 'a91' AND e.grade NOT IN (SELECT c.title FROM courses c WHERE c.id = 'nosuch')"},
 		{SQL: "SELECT e.course_id, e.grade FROM enrollments e WHERE e.student_id = 'a91' AND e.grade NOT IN (SELECT c.title FROM courses c WHERE c.id = 'cs101')"},
+		// A column a LEFT JOIN left NULL: out when the subquery has rows,
+		// in when it has none.
+		{SQL: "SELECT s.id, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.course_id = 'nosuch' WHERE s.id IN ('a91', 'w33') AND e.course_id NOT IN (SELECT c.id FROM courses c WHERE c.id = 'cs101')"},
+		{SQL: "SELECT s.id, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.course_id = 'nosuch' WHERE s.id IN ('a91', 'w33') AND e.course_id NOT IN (SELECT c.id FROM courses c WHERE c.id = 'nosuch')"},
 	}
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {

@@ -147,15 +147,9 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 		}
 	}
 	b := &selectBuilder{p: p, sc: sc, sel: sel, left: map[int]bool{}, leftOn: map[int][]parser.Expr{}, placed: map[int]bool{}, anti: map[int]bool{}}
-	outerWhere, err := b.subqueries(sel.Where, args)
-	if err != nil {
-		return nil, err
-	}
-	where, err := sc.resolve(outerWhere, args)
-	if err != nil {
-		return nil, err
-	}
-	b.pool = append(conjuncts(where), b.extra...)
+	// LEFT JOINs first: a NOT IN subquery must know which outer columns
+	// an outer join may leave NULL (notInMatch).
+	var innerOn []parser.Expr
 	for i, t := range sel.From {
 		if t.On == nil {
 			continue
@@ -173,9 +167,18 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 		if t.Join == parser.JoinLeft {
 			b.left[i], b.leftOn[i] = true, conjuncts(on)
 		} else {
-			b.pool = append(b.pool, conjuncts(on)...)
+			innerOn = append(innerOn, conjuncts(on)...)
 		}
 	}
+	outerWhere, err := b.subqueries(sel.Where, args)
+	if err != nil {
+		return nil, err
+	}
+	where, err := sc.resolve(outerWhere, args)
+	if err != nil {
+		return nil, err
+	}
+	b.pool = append(append(conjuncts(where), b.extra...), innerOn...)
 	b.used = make([]bool, len(b.pool))
 	b.cls = newClasses(b.pool)
 	out, err := b.output(args)
