@@ -118,6 +118,7 @@ func TestSameRows(t *testing.T) {
 		{"a duplicate row counts", [][]value.Value{{"a"}, {"a"}}, [][]value.Value{{"a"}}, false, `unexpected, got but not wanted (1):`},
 		{"NULL equals NULL", [][]value.Value{{nil}}, [][]value.Value{{nil}}, false, ""},
 		{"an AVG agrees to 9 digits", [][]value.Value{{n("2.6666666667")}}, [][]value.Value{{n("2.666666666666667")}}, false, ""},
+		{"numbers that round apart at 6 digits but agree to 9 are the same", [][]value.Value{{"x", n("1.000005")}, {"y", n("1")}}, [][]value.Value{{"y", n("1")}, {"x", n("1.0000049999")}}, false, ""},
 		{"numbers that differ in the 6th digit differ", [][]value.Value{{n("2.66667")}}, [][]value.Value{{n("2.66666")}}, false, `missing, wanted but not got (1):`},
 		{"a string is not a number", [][]value.Value{{"2"}}, [][]value.Value{{n("2")}}, false, `("2")`},
 		{"lists compare element by element", [][]value.Value{{V{"go", n("1")}}}, [][]value.Value{{V{"go", n("1.0")}}}, false, ""},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dynosql/dynosql/value"
@@ -51,17 +52,40 @@ func sameList(got, want [][]value.Value) string {
 }
 
 func sameMultiset(got, want [][]value.Value) string {
+	// Rows are matched within buckets of a coarse key first, so that tens
+	// of thousands of rows compare in linear time; the few rows left then
+	// try every unmatched row, for two numbers that agree to 9 digits may
+	// still round apart.
 	matched := make([]bool, len(want))
-	var extra [][]value.Value
-	for _, g := range got {
-		found := false
-		for j, w := range want {
-			if !matched[j] && sameRow(g, w) {
-				matched[j], found = true, true
-				break
+	buckets := map[string][]int{}
+	for j, w := range want {
+		k := coarseKey(w)
+		buckets[k] = append(buckets[k], j)
+	}
+	match := func(g []value.Value, candidates []int) bool {
+		for _, j := range candidates {
+			if !matched[j] && sameRow(g, want[j]) {
+				matched[j] = true
+				return true
 			}
 		}
-		if !found {
+		return false
+	}
+	var unmatched [][]value.Value
+	for _, g := range got {
+		if !match(g, buckets[coarseKey(g)]) {
+			unmatched = append(unmatched, g)
+		}
+	}
+	var rest []int
+	for j := range want {
+		if !matched[j] {
+			rest = append(rest, j)
+		}
+	}
+	var extra [][]value.Value
+	for _, g := range unmatched {
+		if !match(g, rest) {
 			extra = append(extra, g)
 		}
 	}
@@ -92,6 +116,27 @@ func sameMultiset(got, want [][]value.Value) string {
 	}
 	section("unexpected, got but not wanted", extra)
 	section("missing, wanted but not got", missing)
+	return b.String()
+}
+
+// coarseKey is a row's text with numbers rounded to 6 digits and lists
+// and maps reduced to their kind: rows that are the same share it, but
+// for numbers at a rounding edge.
+func coarseKey(r []value.Value) string {
+	var b strings.Builder
+	for _, v := range r {
+		switch v := v.(type) {
+		case value.Number:
+			b.WriteString(strconv.FormatFloat(v.Float(), 'g', 6, 64))
+		case []value.Value:
+			b.WriteString("[list]")
+		case map[string]value.Value:
+			b.WriteString("{map}")
+		default:
+			b.WriteString(value.Literal(v))
+		}
+		b.WriteByte(0)
+	}
 	return b.String()
 }
 
