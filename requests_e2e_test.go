@@ -85,11 +85,18 @@ func loadRoster(t testing.TB, b testkit.Backend, n, pad int, opts ...dynosql.Opt
 // of WHERE c.id = 'c99') is asked for once, not once per group of rows.
 func TestJoinsSendTheRequestMinimum(t *testing.T) {
 	cases := []struct {
-		name, sql     string
-		batches, keys int
+		name, sql              string
+		rows, queries, batches int
+		keys                   int
 	}{
-		{"a course's roster", "SELECT s.name, e.grade FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'c99'", 12, 1200},
-		{"the roster with the course's title", "SELECT s.name, c.title, e.grade FROM enrollments e JOIN students s ON s.id = e.student_id JOIN courses c ON c.id = e.course_id WHERE c.id = 'c99'", 13, 1201},
+		{"a course's roster", "SELECT s.name, e.grade FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'c99'", 1200, 2, 12, 1200},
+		{"the roster with the course's title", "SELECT s.name, c.title, e.grade FROM enrollments e JOIN students s ON s.id = e.student_id JOIN courses c ON c.id = e.course_id WHERE c.id = 'c99'", 1200, 2, 13, 1201},
+		// c98's 50 students take c99 and c98: a Query for each student,
+		// then one for each of the 2 courses, not one per (student,
+		// course) row. 50 rows of c98 and c99: 50 * (1 + 10) rows.
+		{"the first students of each course of c98's students",
+			"SELECT e.student_id, e2.course_id, e3.student_id FROM enrollments e JOIN enrollments e2 ON e2.student_id = e.student_id JOIN enrollments e3 ON e3.course_id = e2.course_id AND e3.student_id < 's0010' WHERE e.course_id = 'c98'",
+			550, 1 + 50 + 2, 0, 0},
 	}
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
@@ -106,15 +113,15 @@ func TestJoinsSendTheRequestMinimum(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if len(rows) != 1200 {
-						t.Errorf("got %d rows, want 1200", len(rows))
+					if len(rows) != c.rows {
+						t.Errorf("got %d rows, want %d", len(rows), c.rows)
 					}
 					log.mu.Lock()
 					ops, batches := log.ops, log.batches
 					log.mu.Unlock()
-					if ops["Query"] != 2 || ops["BatchGetItem"] != c.batches || len(ops) != 2 {
-						t.Errorf("sent %v; want Query 2 and BatchGetItem %d (%d distinct keys), %d requests in all",
-							ops, c.batches, c.keys, 2+c.batches)
+					if ops["Query"] != c.queries || ops["BatchGetItem"] != c.batches || ops["Query"]+ops["BatchGetItem"] != c.queries+c.batches {
+						t.Errorf("sent %v; want Query %d and BatchGetItem %d (%d distinct keys), %d requests in all",
+							ops, c.queries, c.batches, c.keys, c.queries+c.batches)
 					}
 					var sizes []int
 					course, keys := 0, 0

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/planner"
 	"github.com/dynosql/dynosql/value"
 )
@@ -20,6 +21,8 @@ type Options struct {
 	// OnRequest, when set, is added to every request's middleware stack
 	// (for counting or tracing); it is the SDK's own hook.
 	OnRequest []func(*dynamodb.Options)
+	// joinCacheItems is limits.JoinCacheItems, smaller in tests.
+	joinCacheItems int
 }
 
 // Executor runs plans with one client. It is safe for concurrent use.
@@ -32,6 +35,9 @@ type Executor struct {
 func New(client Client, opts Options) *Executor {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 8
+	}
+	if opts.joinCacheItems <= 0 {
+		opts.joinCacheItems = limits.JoinCacheItems
 	}
 	return &Executor{client: client, opts: opts}
 }

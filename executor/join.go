@@ -26,9 +26,10 @@ type innerSide interface {
 
 // waiting is an outer row read and not yet joined: what it waits for.
 type waiting struct {
-	t    tuple
-	jobs []*job
-	keys [][]*keyState // a BatchGet's keys, per lookup
+	t         tuple
+	jobs      []*job
+	keys      [][]*keyState  // a BatchGet's keys, per lookup
+	partition *partitionRead // a Query's read
 }
 
 func (w *waiting) ready() bool {
@@ -138,6 +139,9 @@ func (it *joinIter) next(ctx context.Context) (tuple, error) {
 		if len(it.queue) == 0 {
 			return nil, nil
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err // outer rows joined from memory send nothing that would see it
+		}
 		head := it.queue[0]
 		if !head.ready() {
 			// Nothing more is read ahead until the head is joined: what
@@ -231,7 +235,12 @@ func (it *partitionIter) next(ctx context.Context) (tuple, error) {
 		it.buf = bySlot[it.pj.Steps[0].Slot]
 		for _, step := range it.pj.Steps[1:] {
 			var next []tuple
-			for _, o := range it.buf {
+			for i, o := range it.buf {
+				// A cross product can take long: a cancelled statement
+				// stops here too.
+				if i%1024 == 0 && ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
 				joined, err := it.r.extend(o, bySlot[step.Slot], step.Kind, step.On)
 				if err != nil {
 					return nil, err

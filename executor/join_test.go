@@ -162,6 +162,58 @@ func TestPerRowQueriesRunInParallelWithinTheLimit(t *testing.T) {
 	}
 }
 
+// Outer rows that bind the same key share one Query: a91's 20 courses
+// each have the students s0000 and s0001, whose own enrollments are then
+// read once each, not once per course. With a budget too small to keep a
+// read, the key is read again when it comes back, and the rows are the
+// same.
+func TestPerRowQueriesAreSentOncePerDistinctKey(t *testing.T) {
+	m := school(t)
+	const sql = "SELECT e.course_id, e2.student_id, e3.course_id FROM enrollments e JOIN enrollments e2 ON e2.course_id = e.course_id JOIN enrollments e3 ON e3.student_id = e2.student_id WHERE e.student_id = 'a91'"
+	fake := func() *fakeClient {
+		return &fakeClient{query: func(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+			pk := in.ExpressionAttributeValues[":0"].(*types.AttributeValueMemberS).Value
+			var items []map[string]types.AttributeValue
+			switch {
+			case in.IndexName != nil: // a course's roster
+				items = roster(strings.TrimPrefix(pk, "CRS#"), 0, 2)
+			case pk == "STU#a91":
+				for i := range 20 {
+					items = append(items, enrollment("a91", fmt.Sprintf("c%02d", i), "A"))
+				}
+			default: // s0000's or s0001's own courses
+				items = []map[string]types.AttributeValue{enrollment(strings.TrimPrefix(pk, "STU#"), "x1", "B"), enrollment(strings.TrimPrefix(pk, "STU#"), "x2", "C")}
+			}
+			return &dynamodb.QueryOutput{Items: items}, nil
+		}}
+	}
+	perStudent := func(f *fakeClient) map[string]int {
+		n := map[string]int{}
+		for _, in := range inputs[*dynamodb.QueryInput](f) {
+			if pk := in.ExpressionAttributeValues[":0"].(*types.AttributeValueMemberS).Value; in.IndexName == nil && pk != "STU#a91" {
+				n[pk]++
+			}
+		}
+		return n
+	}
+	shared := fake()
+	want := queryWith(t, shared, Options{Concurrency: 3}, m, sql)
+	if len(want) != 80 || want[0][0] != "c00" || want[79][0] != "c19" {
+		t.Fatalf("got %d rows, want 80 (20 courses, 2 students each, 2 courses each) in outer order", len(want))
+	}
+	if got := perStudent(shared); got["STU#s0000"] != 1 || got["STU#s0001"] != 1 || len(got) != 2 {
+		t.Errorf("students' Queries sent %v, want each once", got)
+	}
+	uncached := fake()
+	rows := queryWith(t, uncached, Options{Concurrency: 1, joinCacheItems: 1}, m, sql)
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("with no reads kept, rows differ:\n%v\nwant\n%v", rows, want)
+	}
+	if got := perStudent(uncached); got["STU#s0000"] < 2 {
+		t.Errorf("students' Queries sent %v with a budget of 1 item: a read was kept past it", got)
+	}
+}
+
 // Under a LIMIT the join reads ahead little at first: a LIMIT the first
 // rows meet sends one BatchGetItem, not one per 100 rows of the page.
 func TestLimitedJoinSendsFewLookups(t *testing.T) {

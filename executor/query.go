@@ -2,12 +2,17 @@ package executor
 
 import (
 	"context"
+	"maps"
 	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/limits"
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
 )
 
@@ -148,16 +153,27 @@ func (r *run) queryEach(ctx context.Context, q *planner.Query) ([]tuple, error) 
 
 // querySide reads a Query's partitions for the outer rows of a join as
 // they come: the Query (one per partition value) of each row starts at
-// once, within the statement's concurrency. A Query bound to no outer
-// column is sent once, for the first row, and its rows serve every row.
+// once, within the statement's concurrency. Outer rows that bind the
+// same key share one read, so each distinct key is sent once: while any
+// row in flight wants it, and afterwards as long as the reads kept hold
+// no more than limits.JoinCacheItems items. A Query bound to no outer
+// column has one key, sent once whatever the budget.
 type querySide struct {
-	r *run
-	q *planner.Query
-	// once holds the jobs of an unbound Query, and shared its rows once
-	// they are classified.
-	once   []*job
-	shared []tuple
-	read   bool
+	r      *run
+	q      *planner.Query
+	known  map[string]*partitionRead // by requestID
+	cached int                       // items held by the reads in known
+}
+
+// partitionRead is the read of one distinct key: its jobs, how many
+// waiting rows want it, and its rows once classified.
+type partitionRead struct {
+	id    string
+	jobs  []*job
+	refs  int
+	rows  []tuple
+	items int
+	ready bool
 }
 
 func (s *querySide) ahead() (first, most int) {
@@ -168,46 +184,78 @@ func (s *querySide) ahead() (first, most int) {
 }
 
 func (s *querySide) want(ctx context.Context, w *waiting) error {
-	if !s.q.Bound && s.once != nil {
-		w.jobs = s.once
-		return nil
-	}
 	ins, err := s.q.Build(s.r.binder(w.t))
 	if err != nil {
 		return err
 	}
-	for _, in := range ins {
-		j := newJob()
-		s.r.start(ctx, j, func(ctx context.Context) error {
-			items, err := s.r.queryAll(ctx, in)
-			j.items = items
-			return err
-		})
-		w.jobs = append(w.jobs, j)
-	}
-	if !s.q.Bound {
-		s.once = w.jobs
-		if s.once == nil {
-			s.once = []*job{} // no partition to read: still read once
+	id := requestID(ins)
+	pr := s.known[id]
+	if pr == nil {
+		pr = &partitionRead{id: id}
+		for _, in := range ins {
+			j := newJob()
+			s.r.start(ctx, j, func(ctx context.Context) error {
+				items, err := s.r.queryAll(ctx, in)
+				j.items = items
+				return err
+			})
+			pr.jobs = append(pr.jobs, j)
 		}
+		if s.known == nil {
+			s.known = map[string]*partitionRead{}
+		}
+		s.known[id] = pr
+	}
+	pr.refs++
+	w.partition = pr
+	for _, j := range pr.jobs {
+		w.addJob(j)
 	}
 	return nil
 }
 
 func (s *querySide) flush(context.Context) {}
 
-func (s *querySide) release(*waiting) {}
+// release forgets w's read when no other row wants it and keeping it
+// would pass the budget.
+func (s *querySide) release(w *waiting) {
+	pr := w.partition
+	pr.refs--
+	if pr.refs == 0 && s.q.Bound && s.cached > s.r.ex.opts.joinCacheItems {
+		delete(s.known, pr.id)
+		s.cached -= pr.items
+	}
+}
 
 func (s *querySide) rows(w *waiting) []tuple {
-	if !s.q.Bound && s.read {
-		return s.shared
+	pr := w.partition
+	if !pr.ready {
+		for _, j := range pr.jobs {
+			pr.rows = append(pr.rows, s.r.classify(s.q, j.items, s.q.Reads)...)
+			pr.items += len(j.items)
+			j.items = nil
+		}
+		pr.ready = true
+		s.cached += pr.items
 	}
-	var out []tuple
-	for _, j := range w.jobs {
-		out = append(out, s.r.classify(s.q, j.items, s.q.Reads)...)
+	return pr.rows
+}
+
+// requestID tells apart the Queries of two outer rows: the same text and
+// values send the same request. Only key values vary from row to row.
+func requestID(ins []*dynamodb.QueryInput) string {
+	var b strings.Builder
+	for _, in := range ins {
+		b.WriteString(aws.ToString(in.IndexName))
+		b.WriteByte(0)
+		b.WriteString(aws.ToString(in.KeyConditionExpression))
+		for _, name := range slices.Sorted(maps.Keys(in.ExpressionAttributeValues)) {
+			b.WriteByte(0)
+			b.WriteString(name)
+			b.WriteByte('=')
+			b.WriteString(mapping.Text(in.ExpressionAttributeValues[name]))
+		}
+		b.WriteByte(1)
 	}
-	if !s.q.Bound {
-		s.shared, s.read = out, true
-	}
-	return out
+	return b.String()
 }

@@ -30,7 +30,7 @@ type Request struct {
 	Project    []string `json:"project,omitempty"`   // attributes asked for
 	Reads      []string `json:"reads,omitempty"`     // "entity alias" for each entity classified
 	Consistent bool     `json:"consistent"`
-	Per        string   `json:"per,omitempty"` // what one request is sent for: "statement", "outer row", "value", "100 keys"
+	Per        string   `json:"per,omitempty"` // what one request is sent for: "statement", "distinct key of outer rows", "value, in parallel", "100 distinct keys of outer rows"
 	Note       string   `json:"note,omitempty"`
 	// Actions are the actions of a TransactWriteItems, in order.
 	Actions []*Request `json:"actions,omitempty"`

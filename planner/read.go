@@ -101,7 +101,7 @@ type Query struct {
 	// sends no items back.
 	CountOnly bool
 	// Bound is true when the key binds columns of earlier rows: one
-	// Query per outer row.
+	// Query per distinct key of the outer rows.
 	Bound bool
 	// Order, when set, is the ORDER BY the Query's key order gives only
 	// as long as the values read keep the guards: the executor checks
@@ -139,7 +139,7 @@ func (q *Query) Requests() []*Request {
 	r.Reads, r.Per = readList(q.Reads), "statement"
 	switch {
 	case q.Bound:
-		r.Per = "outer row"
+		r.Per = "distinct key of outer rows"
 	case len(q.PK) > 1:
 		r.Per = "value, in parallel"
 	}

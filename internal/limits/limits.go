@@ -18,6 +18,10 @@ const (
 	// for one read: past it, a statement is refused rather than sent as
 	// thousands of requests.
 	KeyValues = 1000
+	// JoinCacheItems bounds the items a join keeps from the partitions it
+	// queried, so that outer rows met later with the same key are not sent
+	// again; past it only reads that rows in flight want are kept.
+	JoinCacheItems = 10000
 )
 
 // Batches splits actions of the given estimated sizes, in order, into
