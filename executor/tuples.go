@@ -171,20 +171,20 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	claimed := 0
 	for _, item := range items {
 		var e *mapping.Entity
+		var row mapping.Row
 		if len(reads) == 1 && reads[0].Alone {
 			// No other entity's item can come back: the keys read need
 			// only fit (they may be none).
-			if fits(reads[0].Of, item) {
-				e = reads[0].Of
+			if r, ok := reads[0].Of.Claim(item); ok {
+				e, row = reads[0].Of, r
 			}
-		} else {
-			e = m.Classify(item, entities)
+		} else if e = m.Classify(item, entities); e != nil {
+			row = e.Decode(item)
 		}
 		if e == nil {
 			continue
 		}
 		claimed++
-		row := e.Decode(item)
 		for _, rd := range reads {
 			if rd.Of == e {
 				t := r.empty()
@@ -195,23 +195,6 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	}
 	r.log.add(step, reads, len(items), claimed)
 	return out
-}
-
-// fits reports whether every key attribute of entity e that item holds
-// matches e's template, and its type attribute, if any, names e.
-func fits(e *mapping.Entity, item map[string]types.AttributeValue) bool {
-	for _, attr := range e.KeyAttrs() {
-		if av, ok := item[attr]; ok {
-			if _, ok := e.Key(attr).Parse(av); !ok {
-				return false
-			}
-		}
-	}
-	m := e.Mapping()
-	if typ, ok := item[m.TypeAttribute].(*types.AttributeValueMemberS); ok && m.TypeAttribute != "" && e.Type != "" {
-		return typ.Value == e.Type
-	}
-	return true
 }
 
 // readLog counts, per read step, the items DynamoDB returned and those an

@@ -145,6 +145,7 @@ func (m *Mapping) checkEntity(e *Entity) error {
 	if m.SortKey != "" && e.keys[m.SortKey] == nil {
 		return m.fail(where+".keys", "missing a template for the sort key %s", m.SortKey)
 	}
+	e.keyAttrs = slices.Clip(e.sortedKeyAttrs())
 	e.paths = []*AccessPath{m.path(e, Base, m.PartitionKey, m.SortKey)}
 	for _, name := range m.IndexNames() {
 		ix := m.Indexes[name]

@@ -145,16 +145,31 @@ func (e *Entity) matchesBaseKey(item map[string]types.AttributeValue) bool {
 // their attributes, and, for an open entity, every other attribute the
 // item holds under its own name.
 func (e *Entity) Decode(item map[string]types.AttributeValue) Row {
+	row, _ := e.decode(item, false)
+	return row
+}
+
+// Claim is Decode for an item that must be e's: false when a key
+// attribute it holds does not have e's template or type, or its
+// entity-type attribute names another entity. Each key is parsed once.
+func (e *Entity) Claim(item map[string]types.AttributeValue) (Row, bool) {
+	if typ, ok := item[e.m.TypeAttribute].(*types.AttributeValueMemberS); ok && e.m.TypeAttribute != "" && e.Type != "" && typ.Value != e.Type {
+		return nil, false
+	}
+	return e.decode(item, true)
+}
+
+// decode makes the row; strict stops at the first key attribute that is
+// not of e's shape, where Decode skips it.
+func (e *Entity) decode(item map[string]types.AttributeValue, strict bool) (Row, bool) {
 	row := make(Row, len(e.Columns))
 	for _, attr := range e.KeyAttrs() {
-		cols, ok := e.keys[attr].Parse(item[attr])
+		av, ok := item[attr]
 		if !ok {
 			continue
 		}
-		for col, v := range cols {
-			if _, have := row[col]; !have {
-				row[col] = v
-			}
+		if !e.keys[attr].parseInto(av, row) && strict {
+			return nil, false
 		}
 	}
 	for name, av := range item {
@@ -169,7 +184,7 @@ func (e *Entity) Decode(item map[string]types.AttributeValue) Row {
 			row[name] = v // as stored, even when not of the declared type
 		}
 	}
-	return row
+	return row, true
 }
 
 // ItemID identifies an item by its base-table key, as text: equal for two

@@ -65,6 +65,54 @@ func TestTypeAttributeTellsEntitiesApartWhereKeysCannot(t *testing.T) {
 	}
 }
 
+// Claim takes an item as the entity's row only when its type attribute
+// and every key it holds fit, and then makes Decode's row.
+func TestClaimTakesOnlyItemsThatFit(t *testing.T) {
+	m, err := mapping.Parse("typed.yaml", []byte(typed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	books := m.Entities["books"]
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	cases := []struct {
+		name  string
+		item  map[string]types.AttributeValue
+		claim bool
+		row   string // the row, columns sorted, when claimed
+	}{
+		{"a book", map[string]types.AttributeValue{"Id": n("7"), "_et": s("Book"), "owner": s("O#ann"), "title": s("Go")},
+			true, "Id=7 owner=ann title=Go"},
+		{"a book without its sparse index key", map[string]types.AttributeValue{"Id": n("7"), "title": s("Go")},
+			true, "Id=7 title=Go"},
+		{"another entity's type", map[string]types.AttributeValue{"Id": n("7"), "_et": s("Bicycle")},
+			false, ""},
+		{"an index key of another shape", map[string]types.AttributeValue{"Id": n("7"), "owner": s("ann")},
+			false, ""},
+		{"a key of another type", map[string]types.AttributeValue{"Id": s("7"), "title": s("Go")},
+			false, ""},
+	}
+	for _, c := range cases {
+		row, ok := books.Claim(c.item)
+		if ok != c.claim {
+			t.Errorf("%s: Claim = %v, want %v", c.name, ok, c.claim)
+		}
+		if !ok {
+			continue
+		}
+		var cols []string
+		for _, col := range slices.Sorted(maps.Keys(row)) {
+			cols = append(cols, col+"="+value.Text(row[col]))
+		}
+		if got := strings.Join(cols, " "); got != c.row {
+			t.Errorf("%s: Claim's row = %s, want %s", c.name, got, c.row)
+		}
+		if decoded := books.Decode(c.item); !maps.EqualFunc(row, decoded, func(a, b value.Value) bool { return value.Text(a) == value.Text(b) }) {
+			t.Errorf("%s: Claim's row %v differs from Decode's %v", c.name, row, decoded)
+		}
+	}
+}
+
 func TestItemWritesTheTypeAndLeavesASparseIndexWhenItsColumnsAreNull(t *testing.T) {
 	m, err := mapping.Parse("typed.yaml", []byte(typed))
 	if err != nil {

@@ -104,41 +104,65 @@ func keyText(v value.Value) (string, error) {
 // another entity). Columns get their declared types: "7" in a string key
 // is the number 7 for an N column.
 func (k *Key) Parse(av types.AttributeValue) (Row, bool) {
+	row := Row{}
+	if !k.parseInto(av, row) {
+		return nil, false
+	}
+	return row, true
+}
+
+// colValue is one column's value parsed from a key.
+type colValue struct {
+	col string
+	v   value.Value
+}
+
+// parseInto is Parse adding the columns to row, where row does not have
+// them yet; it adds nothing when av is not a value of this key. Reads
+// call it for every key of every item, so it allocates nothing else.
+func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
+	var buf [4]colValue
+	vals := buf[:0]
 	switch x := av.(type) {
 	case *types.AttributeValueMemberN:
 		n, ok := value.ParseNumber(x.Value)
 		if k.Type != KeyN || !ok {
-			return nil, false
+			return false
 		}
-		return Row{k.Parts[0].Column: n}, true
+		vals = append(vals, colValue{k.Parts[0].Column, n})
 	case *types.AttributeValueMemberB:
 		if k.Type != KeyB {
-			return nil, false
+			return false
 		}
-		return Row{k.Parts[0].Column: value.Binary(x.Value)}, true
+		vals = append(vals, colValue{k.Parts[0].Column, value.Binary(x.Value)})
 	case *types.AttributeValueMemberS:
 		if k.Type != KeyS {
-			return nil, false
+			return false
 		}
-		texts, ok := k.match(x.Value)
-		if !ok {
-			return nil, false
-		}
-		row := make(Row, len(texts))
-		for col, text := range texts {
+		ok := k.split(x.Value, func(col, text string) bool {
 			if k.columns[col] != "N" {
-				row[col] = text
-				continue
+				vals = append(vals, colValue{col, text})
+				return true
 			}
 			n, ok := value.ParseNumber(text)
 			if !ok || string(n) != text {
-				return nil, false // not the key this number renders: no lookup would find it
+				return false // not the key this number renders: no lookup would find it
 			}
-			row[col] = n
+			vals = append(vals, colValue{col, n})
+			return true
+		})
+		if !ok {
+			return false
 		}
-		return row, true
+	default:
+		return false
 	}
-	return nil, false
+	for _, cv := range vals {
+		if _, have := row[cv.col]; !have {
+			row[cv.col] = cv.v
+		}
+	}
+	return true
 }
 
 // Prefix renders a string key's literal text and columns up to the first

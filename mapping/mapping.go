@@ -92,6 +92,7 @@ type Entity struct {
 
 	m        *Mapping
 	keys     map[string]*Key // key attribute → its key
+	keyAttrs []string        // KeyAttrs, once the keys are checked
 	keyCols  map[string]bool
 	optAttrs map[string]bool // key attributes only optional indexes use
 	paths    []*AccessPath
@@ -255,6 +256,15 @@ func (e *Entity) Key(attr string) *Key { return e.keys[attr] }
 // KeyAttrs returns every key attribute the entity has a template for:
 // the base table's first, then the others by name.
 func (e *Entity) KeyAttrs() []string {
+	if e.keyAttrs != nil {
+		return e.keyAttrs
+	}
+	return e.sortedKeyAttrs()
+}
+
+// sortedKeyAttrs makes KeyAttrs' list, kept by check once the keys are
+// known: every item read goes through it.
+func (e *Entity) sortedKeyAttrs() []string {
 	attrs := e.m.BaseKeyAttrs()
 	for _, attr := range slices.Sorted(maps.Keys(e.keys)) {
 		if !slices.Contains(attrs, attr) {

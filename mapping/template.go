@@ -153,19 +153,30 @@ func (t *Template) prefix(text func(col string) (string, bool)) (prefix string, 
 // text.
 func (t *Template) match(s string) (map[string]string, bool) {
 	vals := map[string]string{}
+	ok := t.split(s, func(col, text string) bool {
+		vals[col] = text
+		return true
+	})
+	return vals, ok
+}
+
+// split cuts s along the template, handing each column's text to emit in
+// template order; it stops with false when s does not have the
+// template's shape or emit refuses a text.
+func (t *Template) split(s string, emit func(col, text string) bool) bool {
 	for i, p := range t.Parts {
 		if p.Column == "" {
 			if !strings.HasPrefix(s, p.Literal) {
-				return nil, false
+				return false
 			}
 			s = s[len(p.Literal):]
 			continue
 		}
 		if i == len(t.Parts)-1 {
-			if s == "" {
-				return nil, false
+			if s == "" || !emit(p.Column, s) {
+				return false
 			}
-			vals[p.Column], s = s, ""
+			s = ""
 			continue
 		}
 		next := t.Parts[i+1].Literal
@@ -176,15 +187,12 @@ func (t *Template) match(s string) (map[string]string, bool) {
 				end = -1
 			}
 		}
-		if end <= 0 {
-			return nil, false
+		if end <= 0 || !emit(p.Column, s[:end]) {
+			return false
 		}
-		vals[p.Column], s = s[:end], s[end:]
+		s = s[end:]
 	}
-	if s != "" {
-		return nil, false
-	}
-	return vals, true
+	return s == ""
 }
 
 // mayOverlap reports whether some string could match both templates. It
