@@ -83,7 +83,7 @@ func (s *batchSide) want(ctx context.Context, w *waiting) error {
 				s.known[id] = ks
 				s.keys[id] = key
 				if len(s.keys) == limits.BatchGetKeys {
-					s.flush(ctx)
+					s.flush(ctx, false)
 				}
 			}
 			ks.refs++
@@ -96,14 +96,19 @@ func (s *batchSide) want(ctx context.Context, w *waiting) error {
 
 // flush sends the gathered keys in one BatchGetItem, sorted (so that a
 // request does not depend on the order of the outer rows), and sends
-// again what DynamoDB leaves unprocessed.
-func (s *batchSide) flush(ctx context.Context) {
+// again what DynamoDB leaves unprocessed. With last, the outer rows are
+// all read and the join waits: the request runs in the caller.
+func (s *batchSide) flush(ctx context.Context, last bool) {
 	if s.next == nil {
 		return
 	}
 	j, keys := s.next, s.keys
 	s.next, s.keys = nil, nil
-	s.r.start(ctx, j, func(ctx context.Context) error {
+	run := s.r.start
+	if last {
+		run = s.r.runJob
+	}
+	run(ctx, j, func(ctx context.Context) error {
 		ids := slices.Sorted(maps.Keys(keys))
 		chunk := make([]map[string]types.AttributeValue, len(ids))
 		for i, id := range ids {

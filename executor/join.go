@@ -12,8 +12,9 @@ type innerSide interface {
 	// want registers outer row w.t: it sets the jobs w waits for and
 	// starts the requests that are due.
 	want(ctx context.Context, w *waiting) error
-	// flush starts the requests for what is gathered but not sent yet.
-	flush(ctx context.Context)
+	// flush starts the requests for what is gathered but not sent yet;
+	// last says the outer rows are all read and the join now waits.
+	flush(ctx context.Context, last bool)
 	// rows returns the inner partial tuples of w, whose jobs have ended.
 	rows(w *waiting) []tuple
 	// release forgets what w holds.
@@ -146,7 +147,7 @@ func (it *joinIter) next(ctx context.Context) (tuple, error) {
 		if !head.ready() {
 			// Nothing more is read ahead until the head is joined: what
 			// it waits for must be on its way.
-			it.inner.flush(ctx)
+			it.inner.flush(ctx, it.ended)
 			if it.waited {
 				it.window = min(2*it.window, it.most)
 			}

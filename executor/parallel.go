@@ -93,17 +93,21 @@ func newJob() *job { return &job{done: make(chan struct{})} }
 // free: the statement's joins share Concurrency slots, so chained joins
 // do not multiply it.
 func (r *run) start(ctx context.Context, j *job, fn func(ctx context.Context) error) {
-	go func() {
-		defer close(j.done)
-		select {
-		case r.sem <- struct{}{}:
-		case <-ctx.Done():
-			j.err = backendError("request", ctx.Err())
-			return
-		}
-		defer func() { <-r.sem }()
-		j.err = fn(ctx)
-	}()
+	go r.runJob(ctx, j, fn)
+}
+
+// runJob runs fn as job j in this goroutine, within a request slot. The
+// caller that would only wait for j runs it so (a hand-off fewer).
+func (r *run) runJob(ctx context.Context, j *job, fn func(ctx context.Context) error) {
+	defer close(j.done)
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		j.err = backendError("request", ctx.Err())
+		return
+	}
+	defer func() { <-r.sem }()
+	j.err = fn(ctx)
 }
 
 // ready reports, without waiting, whether j has ended.

@@ -214,7 +214,7 @@ func (s *querySide) want(ctx context.Context, w *waiting) error {
 	return nil
 }
 
-func (s *querySide) flush(context.Context) {}
+func (s *querySide) flush(context.Context, bool) {}
 
 // release forgets w's read when no other row wants it and keeping it
 // would pass the budget.
