@@ -21,7 +21,7 @@ import (
 // TestPlan runs the golden files in testdata/plan: select_*.txt for
 // reads, write_*.txt for INSERT, UPDATE, DELETE and CHECK/REPAIR COPIES.
 // Commands: plan [mapping=school|blog] [projection=KEYS_ONLY|INCLUDE]
-// [consistent] [args=a,b]: the statement's plan tree (every request with
+// [consistent] [allow_scan] [args=a,b]: the statement's plan tree (every request with
 // its key, filter, condition and update), or the error with its caret and
 // hint; columns (same arguments): the output column names; exec (same
 // arguments): runs the statement on the embedded backend over the
