@@ -44,10 +44,21 @@ type Request struct {
 // attributes (the table's first). EXPLAIN describes what the request
 // builders make; tests describe what was really sent, and compare.
 func DescribeRequest(m *mapping.Mapping, op string, input any) *Request {
-	d := describer{m: m}
+	return describeInput(only(m), op, input)
+}
+
+// only is the mappingOf of requests to m's table alone.
+func only(m *mapping.Mapping) func(string) *mapping.Mapping {
+	return func(string) *mapping.Mapping { return m }
+}
+
+// describeInput is DescribeRequest taking each table's mapping from
+// mappingOf; a table it returns nil for has its keys printed by name.
+func describeInput(mappingOf func(table string) *mapping.Mapping, op string, input any) *Request {
+	d := describer{mappingOf: mappingOf}
 	switch in := input.(type) {
 	case *dynamodb.GetItemInput:
-		r := &Request{Op: op, Table: aws.ToString(in.TableName), Key: d.key(in.Key), Consistent: aws.ToBool(in.ConsistentRead)}
+		r := &Request{Op: op, Table: aws.ToString(in.TableName), Key: d.key(aws.ToString(in.TableName), in.Key), Consistent: aws.ToBool(in.ConsistentRead)}
 		r.Project = d.projection(in.ProjectionExpression, in.ExpressionAttributeNames)
 		return r
 	case *dynamodb.QueryInput:
@@ -77,7 +88,7 @@ func DescribeRequest(m *mapping.Mapping, op string, input any) *Request {
 			r := &Request{Op: op, Table: table, Consistent: aws.ToBool(ka.ConsistentRead)}
 			keys := make([]string, len(ka.Keys))
 			for i, k := range ka.Keys {
-				keys[i] = d.key(k)
+				keys[i] = d.key(table, k)
 			}
 			r.Key = strings.Join(keys, " | ")
 			r.Project = d.projection(ka.ProjectionExpression, ka.ExpressionAttributeNames)
@@ -88,7 +99,7 @@ func DescribeRequest(m *mapping.Mapping, op string, input any) *Request {
 	case *dynamodb.UpdateItemInput:
 		return d.update(op, aws.ToString(in.TableName), in.Key, in.UpdateExpression, in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	case *dynamodb.DeleteItemInput:
-		return &Request{Op: op, Table: aws.ToString(in.TableName), Key: d.key(in.Key),
+		return &Request{Op: op, Table: aws.ToString(in.TableName), Key: d.key(aws.ToString(in.TableName), in.Key),
 			Condition: d.expr(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)}
 	case *dynamodb.TransactWriteItemsInput:
 		r := &Request{Op: op}
@@ -103,7 +114,9 @@ func DescribeRequest(m *mapping.Mapping, op string, input any) *Request {
 	return &Request{Op: op}
 }
 
-type describer struct{ m *mapping.Mapping }
+type describer struct {
+	mappingOf func(table string) *mapping.Mapping // orders key attributes
+}
 
 func (d describer) action(a types.TransactWriteItem) *Request {
 	switch {
@@ -115,11 +128,11 @@ func (d describer) action(a types.TransactWriteItem) *Request {
 		return d.update("Update", aws.ToString(u.TableName), u.Key, u.UpdateExpression, u.ConditionExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues)
 	case a.Delete != nil:
 		x := a.Delete
-		return &Request{Op: "Delete", Table: aws.ToString(x.TableName), Key: d.key(x.Key),
+		return &Request{Op: "Delete", Table: aws.ToString(x.TableName), Key: d.key(aws.ToString(x.TableName), x.Key),
 			Condition: d.expr(x.ConditionExpression, x.ExpressionAttributeNames, x.ExpressionAttributeValues)}
 	case a.ConditionCheck != nil:
 		c := a.ConditionCheck
-		return &Request{Op: "ConditionCheck", Table: aws.ToString(c.TableName), Key: d.key(c.Key),
+		return &Request{Op: "ConditionCheck", Table: aws.ToString(c.TableName), Key: d.key(aws.ToString(c.TableName), c.Key),
 			Condition: d.expr(c.ConditionExpression, c.ExpressionAttributeNames, c.ExpressionAttributeValues)}
 	}
 	return &Request{}
@@ -127,26 +140,31 @@ func (d describer) action(a types.TransactWriteItem) *Request {
 
 func (d describer) put(op, table string, item map[string]types.AttributeValue, cond *string, names map[string]string, vals map[string]types.AttributeValue) *Request {
 	key := map[string]types.AttributeValue{}
-	for _, attr := range d.m.BaseKeyAttrs() {
-		if av, ok := item[attr]; ok {
-			key[attr] = av
+	if m := d.mappingOf(table); m != nil {
+		for _, attr := range m.BaseKeyAttrs() {
+			if av, ok := item[attr]; ok {
+				key[attr] = av
+			}
 		}
 	}
-	return &Request{Op: op, Table: table, Key: d.key(key), Item: d.attrs(item), Condition: d.expr(cond, names, vals)}
+	return &Request{Op: op, Table: table, Key: d.key(table, key), Item: d.attrs(item), Condition: d.expr(cond, names, vals)}
 }
 
 func (d describer) update(op, table string, key map[string]types.AttributeValue, update, cond *string, names map[string]string, vals map[string]types.AttributeValue) *Request {
-	return &Request{Op: op, Table: table, Key: d.key(key), Update: d.expr(update, names, vals), Condition: d.expr(cond, names, vals)}
+	return &Request{Op: op, Table: table, Key: d.key(table, key), Update: d.expr(update, names, vals), Condition: d.expr(cond, names, vals)}
 }
 
-// key prints a key: the table's key attributes first, then the others,
-// each as attr = value.
-func (d describer) key(key map[string]types.AttributeValue) string {
+// key prints a key of table: the table's key attributes first, then the
+// others, each as attr = value.
+func (d describer) key(table string, key map[string]types.AttributeValue) string {
 	names := make([]string, 0, len(key))
 	for k := range key {
 		names = append(names, k)
 	}
-	order := d.m.KeyAttrs()
+	var order []string
+	if m := d.mappingOf(table); m != nil {
+		order = m.KeyAttrs()
+	}
 	sort.Slice(names, func(i, j int) bool {
 		a, b := slices.Index(order, names[i]), slices.Index(order, names[j])
 		if a < 0 {

@@ -4,9 +4,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
 	"github.com/dynosql/dynosql/mapping"
 )
 
@@ -42,11 +39,9 @@ func NewMatcher(p *Plan) *Matcher {
 // Step returns the step that announced a request of operation op with
 // SDK input in, or nil when none did.
 func (m *Matcher) Step(op string, in any) Node {
-	tm := m.tables[inputTable(in)]
-	if tm == nil {
-		return nil
-	}
-	sent := DescribeRequest(tm, op, in)
+	// A table no step reads has no mapping: its requests, described
+	// with keys by name, match no shape.
+	sent := describeInput(func(table string) *mapping.Mapping { return m.tables[table] }, op, in)
 	for _, s := range shapes(sent) {
 		if n, ok := m.steps[s]; ok {
 			return n
@@ -138,41 +133,4 @@ func queryNote(r *Request) string {
 		}
 	}
 	return strings.Join(keep, "; ")
-}
-
-// inputTable returns the table a request's input names (the first, for a
-// BatchGetItem or a transaction).
-func inputTable(in any) string {
-	switch x := in.(type) {
-	case *dynamodb.GetItemInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.QueryInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.ScanInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.PutItemInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.UpdateItemInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.DeleteItemInput:
-		return aws.ToString(x.TableName)
-	case *dynamodb.BatchGetItemInput:
-		for t := range x.RequestItems {
-			return t
-		}
-	case *dynamodb.TransactWriteItemsInput:
-		for _, it := range x.TransactItems {
-			switch {
-			case it.Put != nil:
-				return aws.ToString(it.Put.TableName)
-			case it.Update != nil:
-				return aws.ToString(it.Update.TableName)
-			case it.Delete != nil:
-				return aws.ToString(it.Delete.TableName)
-			case it.ConditionCheck != nil:
-				return aws.ToString(it.ConditionCheck.TableName)
-			}
-		}
-	}
-	return ""
 }

@@ -148,7 +148,7 @@ func baseKeyText(e *mapping.Entity, row mapping.Row) string {
 	if err != nil {
 		return "?"
 	}
-	return describer{e.Mapping()}.key(key)
+	return describer{only(e.Mapping())}.key(e.Mapping().Table, key)
 }
 
 // batches splits rows into transactions of at most 100 items and about
