@@ -20,6 +20,7 @@ func (m *Mapping) check() error {
 	if err := m.checkIndexes(); err != nil {
 		return err
 	}
+	m.keyAttrs = slices.Clip(m.allKeyAttrs())
 	if slices.Contains(m.KeyAttrs(), m.TypeAttribute) {
 		return m.fail("type_attribute", "%s is a key attribute; the type attribute must be another attribute", m.TypeAttribute)
 	}

@@ -43,6 +43,7 @@ type Mapping struct {
 	// keyTypes holds every key attribute's DynamoDB type: inferred from
 	// the templates when loaded, then as DescribeTable says (CheckTable).
 	keyTypes map[string]KeyType
+	keyAttrs []string // KeyAttrs, set by check once the indexes are known
 }
 
 // Index is a secondary index of the table.
@@ -92,7 +93,7 @@ type Entity struct {
 
 	m        *Mapping
 	keys     map[string]*Key // key attribute → its key
-	keyAttrs []string        // KeyAttrs, once the keys are checked
+	keyAttrs []string        // KeyAttrs, set by checkEntity
 	keyCols  map[string]bool
 	optAttrs map[string]bool // key attributes only optional indexes use
 	paths    []*AccessPath
@@ -207,7 +208,11 @@ func (m *Mapping) Entity(name string) (*Entity, error) {
 }
 
 // KeyAttrs returns every key attribute name of the table and its indexes.
-func (m *Mapping) KeyAttrs() []string {
+// Reads of open entities ask it of every attribute they meet.
+func (m *Mapping) KeyAttrs() []string { return m.keyAttrs }
+
+// allKeyAttrs makes KeyAttrs' list.
+func (m *Mapping) allKeyAttrs() []string {
 	attrs := []string{m.PartitionKey}
 	if m.SortKey != "" {
 		attrs = append(attrs, m.SortKey)
@@ -255,15 +260,11 @@ func (e *Entity) Key(attr string) *Key { return e.keys[attr] }
 
 // KeyAttrs returns every key attribute the entity has a template for:
 // the base table's first, then the others by name.
-func (e *Entity) KeyAttrs() []string {
-	if e.keyAttrs != nil {
-		return e.keyAttrs
-	}
-	return e.sortedKeyAttrs()
-}
+// The list is made once, when the mapping is checked: every item read
+// goes through it.
+func (e *Entity) KeyAttrs() []string { return e.keyAttrs }
 
-// sortedKeyAttrs makes KeyAttrs' list, kept by check once the keys are
-// known: every item read goes through it.
+// sortedKeyAttrs makes KeyAttrs' list from the entity's keys.
 func (e *Entity) sortedKeyAttrs() []string {
 	attrs := e.m.BaseKeyAttrs()
 	for _, attr := range slices.Sorted(maps.Keys(e.keys)) {
