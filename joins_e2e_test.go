@@ -57,15 +57,5 @@ func TestLeftJoinKeepsOuterRowsWhoseInnerRowsTheClientRejects(t *testing.T) {
 		{SQL: "SELECT e.course_id, c.title FROM enrollments e LEFT JOIN courses c ON c.id = e.course_id AND c.credits * 2 > 8 WHERE e.student_id = 'a91'"},
 		{SQL: "SELECT x.student_id, e.course_id FROM enrollments x JOIN students s ON s.id = x.student_id LEFT JOIN enrollments e ON e.student_id = s.id AND e.grade <> 'A' WHERE x.course_id = 'math204'"},
 	}
-	for _, b := range testkit.Backends() {
-		t.Run(b.Name, func(t *testing.T) {
-			t.Parallel()
-			fx := testkit.Load(t, b, "school")
-			for _, q := range cases {
-				t.Run(q.SQL, func(t *testing.T) {
-					fx.AgreeWithSQLite(t, q)
-				})
-			}
-		})
-	}
+	agreeOnEachBackend(t, "school", cases)
 }

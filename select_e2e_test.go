@@ -63,10 +63,16 @@ func TestNotInFollowsSQLsNulls(t *testing.T) {
 		{SQL: "SELECT s.id, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.course_id = 'nosuch' WHERE s.id IN ('a91', 'w33') AND e.course_id NOT IN (SELECT c.id FROM courses c WHERE c.id = 'cs101')"},
 		{SQL: "SELECT s.id, e.course_id FROM students s LEFT JOIN enrollments e ON e.student_id = s.id AND e.course_id = 'nosuch' WHERE s.id IN ('a91', 'w33') AND e.course_id NOT IN (SELECT c.id FROM courses c WHERE c.id = 'nosuch')"},
 	}
+	agreeOnEachBackend(t, "school", cases)
+}
+
+// agreeOnEachBackend loads the dataset on each backend and checks every
+// case against SQLite.
+func agreeOnEachBackend(t *testing.T, dataset string, cases []testkit.Select) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			fx := testkit.Load(t, b, "school")
+			fx := testkit.Load(t, b, dataset)
 			for _, q := range cases {
 				t.Run(q.SQL, func(t *testing.T) { fx.AgreeWithSQLite(t, q) })
 			}
