@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -53,6 +54,10 @@ func Adaptive(maxAttempts int) *awsretry.AdaptiveMode {
 type Policy struct {
 	adaptive *awsretry.AdaptiveMode
 	ceiling  time.Duration
+	// throttled is set once a request of the policy has been throttled:
+	// only then does the adaptive mode start its rate limit, the one
+	// thing that makes GetAttemptToken wait.
+	throttled atomic.Bool
 }
 
 // NewPolicy returns a Policy with the given ceiling; zero or less means
@@ -75,7 +80,7 @@ func (p *Policy) Apply(o *dynamodb.Options) {
 }
 
 func (p *Policy) retryer(start time.Time) *ceilingRetryer {
-	return &ceilingRetryer{RetryerV2: p.adaptive, start: start, ceiling: p.ceiling}
+	return &ceilingRetryer{RetryerV2: p.adaptive, policy: p, start: start, ceiling: p.ceiling}
 }
 
 // ceilingRetryer is the adaptive mode with attempts bounded by the time
@@ -83,6 +88,7 @@ func (p *Policy) retryer(start time.Time) *ceilingRetryer {
 // serves one request, whose attempts come one after the other.
 type ceilingRetryer struct {
 	aws.RetryerV2
+	policy   *Policy
 	start    time.Time
 	ceiling  time.Duration
 	attempts int   // attempts made so far
@@ -99,7 +105,25 @@ func (r *ceilingRetryer) MaxAttempts() int { return 0 }
 // GetAttemptToken waits, as the adaptive mode does, until its rate limit
 // lets an attempt through, but not past the ceiling: once throttled, the
 // limit can fall to one attempt every two seconds for the whole client.
+// Until the first throttle the limit is off and nothing waits, so the
+// deadline (a timer, a few per cent of a cached statement's CPU) is only
+// set up after it.
 func (r *ceilingRetryer) GetAttemptToken(ctx context.Context) (func(error) error, error) {
+	if !r.policy.throttled.Load() {
+		release, err := r.RetryerV2.GetAttemptToken(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return func(opErr error) error {
+			// Marked before the adaptive mode starts its limit: an
+			// attempt that could wait behind it gets the deadline (bar
+			// one already past this check in the same instant).
+			if throttles.IsErrorThrottle(opErr).Bool() {
+				r.policy.throttled.Store(true)
+			}
+			return release(opErr)
+		}, nil
+	}
 	wait, cancel := context.WithDeadline(ctx, r.start.Add(r.ceiling))
 	defer cancel()
 	release, err := r.RetryerV2.GetAttemptToken(wait)
@@ -108,6 +132,9 @@ func (r *ceilingRetryer) GetAttemptToken(ctx context.Context) (func(error) error
 	}
 	return release, err
 }
+
+// throttles tells throttling errors apart as the adaptive mode does.
+var throttles = awsretry.IsErrorThrottles(awsretry.DefaultThrottles)
 
 // RetryDelay is the adaptive mode's delay, cut so that no wait runs past
 // the ceiling; once the ceiling has passed it returns a CeilingError
