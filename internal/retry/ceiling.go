@@ -80,7 +80,7 @@ func (p *Policy) Apply(o *dynamodb.Options) {
 }
 
 func (p *Policy) retryer(start time.Time) *ceilingRetryer {
-	return &ceilingRetryer{RetryerV2: p.adaptive, policy: p, start: start, ceiling: p.ceiling}
+	return &ceilingRetryer{RetryerV2: p.adaptive, policy: p, start: start}
 }
 
 // ceilingRetryer is the adaptive mode with attempts bounded by the time
@@ -88,9 +88,8 @@ func (p *Policy) retryer(start time.Time) *ceilingRetryer {
 // serves one request, whose attempts come one after the other.
 type ceilingRetryer struct {
 	aws.RetryerV2
-	policy   *Policy
+	policy   *Policy // its ceiling, and whether any request was throttled
 	start    time.Time
-	ceiling  time.Duration
 	attempts int   // attempts made so far
 	last     error // the last attempt's failure
 }
@@ -124,11 +123,11 @@ func (r *ceilingRetryer) GetAttemptToken(ctx context.Context) (func(error) error
 			return release(opErr)
 		}, nil
 	}
-	wait, cancel := context.WithDeadline(ctx, r.start.Add(r.ceiling))
+	wait, cancel := context.WithDeadline(ctx, r.start.Add(r.policy.ceiling))
 	defer cancel()
 	release, err := r.RetryerV2.GetAttemptToken(wait)
 	if err != nil && ctx.Err() == nil && wait.Err() != nil {
-		return nil, &CeilingError{Ceiling: r.ceiling, Attempts: r.attempts, Err: cmp.Or(r.last, errRateLimited)}
+		return nil, &CeilingError{Ceiling: r.policy.ceiling, Attempts: r.attempts, Err: cmp.Or(r.last, errRateLimited)}
 	}
 	return release, err
 }
@@ -146,14 +145,14 @@ func (r *ceilingRetryer) RetryDelay(attempt int, opErr error) (time.Duration, er
 		return 0, &awsretry.MaxAttemptsError{Attempt: attempt, Err: opErr}
 	}
 	spent := time.Since(r.start)
-	if spent >= r.ceiling {
-		return 0, &CeilingError{Ceiling: r.ceiling, Attempts: attempt, Err: opErr}
+	if spent >= r.policy.ceiling {
+		return 0, &CeilingError{Ceiling: r.policy.ceiling, Attempts: attempt, Err: opErr}
 	}
 	d, err := r.RetryerV2.RetryDelay(attempt, opErr)
 	if err != nil {
 		return 0, err
 	}
-	return min(d, r.ceiling-spent), nil
+	return min(d, r.policy.ceiling-spent), nil
 }
 
 // CeilingError ends a request, or the resending of what DynamoDB left
