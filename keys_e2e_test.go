@@ -2,14 +2,17 @@ package dynosql_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -74,6 +77,54 @@ func TestStoredKeysAreTheTemplatesSpelledOut(t *testing.T) {
 				if diff := oracle.SameRows(got, want, true); diff != "" {
 					t.Errorf("%s: the item put by hand\n%s", sql, diff)
 				}
+			}
+		})
+	}
+}
+
+// A column can appear in both keys of an item, apart from the other
+// columns: The DynamoDB Book's GitHub design keys a repository
+// REPO#{owner}#{name} / REPO#{owner}#{name}. Reading such keys from IN
+// lists must read each key once and return each row once, as SQLite
+// does; a column counted twice made every key twice, and every row.
+func TestAColumnInBothKeysReadsEachKeyOnce(t *testing.T) {
+	const design = `
+table: GitHub
+partition_key: PK
+sort_key: SK
+entities:
+  repos:
+    keys: {PK: "REPO#{owner}#{name}", SK: "REPO#{owner}#{name}"}
+    columns: {owner: S, name: S, stars: N}
+  issues:
+    keys: {PK: "REPO#{owner}#{name}", SK: "ISSUE#{number}"}
+    columns: {owner: S, name: S, number: S, title: S}
+`
+	const data = `{"entity":"repos","row":{"owner":"alexdebrie","name":"dynamodb-book","stars":1200}}
+{"entity":"repos","row":{"owner":"alexdebrie","name":"serverless-cost","stars":80}}
+{"entity":"repos","row":{"owner":"aws","name":"dynamodb-book","stars":3}}
+{"entity":"issues","row":{"owner":"alexdebrie","name":"dynamodb-book","number":"0001","title":"Typo"}}
+{"entity":"issues","row":{"owner":"alexdebrie","name":"dynamodb-book","number":"0002","title":"GSI overloading"}}
+{"entity":"issues","row":{"owner":"aws","name":"dynamodb-book","number":"0001","title":"Fork"}}
+`
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			m, err := mapping.Parse("github.yaml", []byte(design))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := backend.ReadDataset(strings.NewReader(data), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fx := testkit.LoadRows(t, b, m, rows)
+			for _, sql := range []string{
+				"SELECT owner, name, stars FROM repos WHERE owner = 'alexdebrie' AND name IN ('dynamodb-book', 'serverless-cost')",
+				"SELECT owner, name, stars FROM repos WHERE owner IN ('alexdebrie', 'aws') AND name IN ('dynamodb-book', 'nothing')",
+				"SELECT r.name, r.stars, i.number, i.title FROM repos r JOIN issues i ON i.owner = r.owner AND i.name = r.name WHERE r.owner IN ('alexdebrie', 'aws') AND r.name = 'dynamodb-book'",
+			} {
+				t.Run(sql, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: sql}) })
 			}
 		})
 	}

@@ -168,7 +168,7 @@ func sortSpec(p *mapping.AccessPath, binds map[string]binding, ranges map[string
 // (IN lists multiply).
 func expand(cols []string, binds map[string]binding) []map[string]parser.Expr {
 	out := []map[string]parser.Expr{{}}
-	for _, c := range slices.Compact(slices.Clone(cols)) {
+	for _, c := range distinct(cols) {
 		var next []map[string]parser.Expr
 		for _, partial := range out {
 			for _, e := range binds[c] {
@@ -181,6 +181,20 @@ func expand(cols []string, binds map[string]binding) []map[string]parser.Expr {
 			}
 		}
 		out = next
+	}
+	return out
+}
+
+// distinct returns cols without repeats, in their order. A column can
+// appear twice, apart: in both keys of REPO#{owner}#{name} /
+// REPO#{owner}#{name}, where a column counted twice would read each key
+// twice and return each row twice.
+func distinct(cols []string) []string {
+	out := make([]string, 0, len(cols))
+	for _, c := range cols {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
 	}
 	return out
 }

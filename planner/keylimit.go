@@ -17,7 +17,7 @@ import (
 // million).
 func keyCount(cols []string, binds map[string]binding) int {
 	n := 1
-	for _, c := range slices.Compact(slices.Clone(cols)) {
+	for _, c := range distinct(cols) {
 		n *= len(binds[c])
 		if n > limits.KeyValues {
 			return limits.KeyValues + 1
@@ -80,7 +80,7 @@ func (b *selectBuilder) keyLimitError(slot int, p *mapping.AccessPath, cols []st
 	total := 1.0 // a float: several lists of thousands multiply past any int
 	var parts []string
 	widest, widestCol := 0, ""
-	for _, c := range slices.Compact(slices.Clone(cols)) {
+	for _, c := range distinct(cols) {
 		n := len(f.binds[c])
 		total *= float64(n)
 		parts = append(parts, fmt.Sprintf("%s: %d values", c, n))
