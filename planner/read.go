@@ -3,7 +3,9 @@ package planner
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/mapping"
@@ -42,6 +44,7 @@ type GetItem struct {
 	Project    []string
 	Consistent bool
 	m          *mapping.Mapping
+	built      atomic.Pointer[*dynamodb.GetItemInput] // see builtOnce
 }
 
 // Inputs implements Node: a GetItem reads no other step.
@@ -108,6 +111,7 @@ type Query struct {
 	// each row and stops with an error otherwise (see mapping.OrderGuard).
 	Order *OrderCheck
 	m     *mapping.Mapping
+	built atomic.Pointer[[]*dynamodb.QueryInput] // see builtOnce
 }
 
 // OrderCheck is what the executor checks on the rows of a Query read in
@@ -201,6 +205,7 @@ type BatchGet struct {
 	Project    []string
 	Consistent bool
 	m          *mapping.Mapping
+	projection atomic.Pointer[builtProjection] // see builtOnce
 }
 
 // Inputs implements Node: a BatchGet reads no other step (a Join gives

@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"maps"
 	"math"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -22,9 +24,44 @@ import (
 // dots: "a.b" is one attribute, as the mapping and the items spell it.
 func attrName(attr string) expression.NameBuilder { return expression.NameNoDotSplit(attr) }
 
+// Requests whose key uses no column of another row are the same every
+// time their plan runs, and a plan is cached and run again and again
+// (scripts, the shell, database/sql). So they are built once, on first
+// use, and each caller gets a copy it may change (the executor sets
+// ExclusiveStartKey): the expression builder costs more than the rest
+// of a repeated statement's own work. A plan's steps do not change once
+// Plan returns; two first uses racing build the same requests.
+
+// builtOnce returns what cache holds, building and storing it first.
+func builtOnce[T any](cache *atomic.Pointer[T], build func() (T, error)) (T, error) {
+	if v := cache.Load(); v != nil {
+		return *v, nil
+	}
+	v, err := build()
+	if err != nil {
+		return v, err
+	}
+	cache.Store(&v)
+	return v, nil
+}
+
 // Build builds the GetItem for the row b reads from. It returns nil
 // when a key column is NULL: no item has that key.
 func (g *GetItem) Build(b Binder) (*dynamodb.GetItemInput, error) {
+	if !constantKeys(g.Key) {
+		return g.build(b)
+	}
+	built, err := builtOnce(&g.built, func() (*dynamodb.GetItemInput, error) { return g.build(b) })
+	if err != nil || built == nil {
+		return nil, err
+	}
+	in := *built
+	in.Key = maps.Clone(in.Key)
+	in.ExpressionAttributeNames = maps.Clone(in.ExpressionAttributeNames)
+	return &in, nil
+}
+
+func (g *GetItem) build(b Binder) (*dynamodb.GetItemInput, error) {
 	key, err := renderKey(g.Key, b)
 	if err != nil {
 		return nil, nil
@@ -45,6 +82,25 @@ func (g *GetItem) Build(b Binder) (*dynamodb.GetItemInput, error) {
 // per partition value. It returns none when a key column is NULL or the
 // sort-key conditions admit no value.
 func (q *Query) Build(b Binder) ([]*dynamodb.QueryInput, error) {
+	// The filter holds only the read's own columns and literals.
+	if !constantKeys(q.PK) || (q.SK != nil && !literals(q.SK.Fixed)) {
+		return q.build(b)
+	}
+	built, err := builtOnce(&q.built, func() ([]*dynamodb.QueryInput, error) { return q.build(b) })
+	if err != nil {
+		return nil, err
+	}
+	ins := make([]*dynamodb.QueryInput, len(built))
+	for i, in := range built {
+		c := *in
+		c.ExpressionAttributeNames = maps.Clone(in.ExpressionAttributeNames)
+		c.ExpressionAttributeValues = maps.Clone(in.ExpressionAttributeValues)
+		ins[i] = &c
+	}
+	return ins, nil
+}
+
+func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 	var sk *mapping.SortCondition
 	if q.SK != nil {
 		if sk = q.SK.Condition(b); sk != nil && sk.Empty {
@@ -102,17 +158,35 @@ func (q *Query) Build(b Binder) ([]*dynamodb.QueryInput, error) {
 }
 
 // Build builds one BatchGetItem for keys (at most 100, distinct).
+// The projection is the same for every set of keys: it is built once.
 func (bg *BatchGet) Build(keys []map[string]types.AttributeValue) (*dynamodb.BatchGetItemInput, error) {
 	ka := types.KeysAndAttributes{Keys: keys, ConsistentRead: aws.Bool(bg.Consistent)}
-	if p, ok := projection(bg.Project); ok {
-		expr, err := expression.NewBuilder().WithProjection(p).Build()
-		if err != nil {
-			return nil, internal("projection: %v", err)
-		}
-		ka.ProjectionExpression, ka.ExpressionAttributeNames = expr.Projection(), expr.Names()
+	proj, err := builtOnce(&bg.projection, bg.buildProjection)
+	if err != nil {
+		return nil, err
 	}
+	ka.ProjectionExpression, ka.ExpressionAttributeNames = proj.expr, maps.Clone(proj.names)
 	return &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{bg.Table: ka},
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+}
+
+// builtProjection is a BatchGet's projection as the expression builder
+// wrote it; expr is nil when the BatchGet projects nothing.
+type builtProjection struct {
+	expr  *string
+	names map[string]string
+}
+
+func (bg *BatchGet) buildProjection() (builtProjection, error) {
+	p, ok := projection(bg.Project)
+	if !ok {
+		return builtProjection{}, nil
+	}
+	expr, err := expression.NewBuilder().WithProjection(p).Build()
+	if err != nil {
+		return builtProjection{}, internal("projection: %v", err)
+	}
+	return builtProjection{expr: expr.Projection(), names: expr.Names()}, nil
 }
 
 // Render renders the lookup's keys for the row b reads from, skipping those
