@@ -80,10 +80,9 @@ func note(err error, format string, args ...any) error {
 // versions of a row.
 func changed(e *mapping.Entity, attrs []string, a, b mapping.Row) bool {
 	for _, attr := range attrs {
-		if k := e.Key(attr); k != nil {
-			va, ea := k.Value(a)
-			vb, eb := k.Value(b)
-			if (ea == nil) != (eb == nil) || (ea == nil && mapping.Text(va) != mapping.Text(vb)) {
+		if e.Key(attr) != nil {
+			va, vb := e.StoredKey(attr, a), e.StoredKey(attr, b)
+			if (va == nil) != (vb == nil) || (va != nil && mapping.Text(va) != mapping.Text(vb)) {
 				return true
 			}
 		} else if value.Key(a[attr]) != value.Key(b[attr]) {

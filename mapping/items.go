@@ -43,6 +43,21 @@ func (e *Entity) Item(row Row) (map[string]types.AttributeValue, error) {
 	return it, nil
 }
 
+// StoredKey returns what Item stores in key attribute attr for row: nil
+// when it stores nothing there, because a column of the key is NULL or
+// attr belongs to an optional index the row stays out of.
+func (e *Entity) StoredKey(attr string, row Row) types.AttributeValue {
+	k := e.keys[attr]
+	if k == nil || e.sparseAttrs(row)[attr] {
+		return nil
+	}
+	av, err := k.Value(row)
+	if err != nil {
+		return nil
+	}
+	return av
+}
+
 // sparseAttrs returns the key attributes of the optional indexes that
 // row leaves out: those of an index a column of whose templates is NULL.
 func (e *Entity) sparseAttrs(row Row) map[string]bool {

@@ -330,6 +330,10 @@ func (e *Entity) ColumnNames() []string {
 // DynamoDB filter (filters cannot name key attributes).
 func (e *Entity) IsKeyColumn(col string) bool { return e.keyCols[col] }
 
+// IsOptionalKeyAttr reports whether attr is a key attribute only
+// optional indexes use: items outside those indexes lack it.
+func (e *Entity) IsOptionalKeyAttr(attr string) bool { return e.optAttrs[attr] }
+
 // IsOptionalKeyColumn reports whether col is a key column only of indexes
 // the entity lists as optional: it may be NULL.
 func (e *Entity) IsOptionalKeyColumn(col string) bool {

@@ -114,8 +114,13 @@ func tryPath(slot int, p *mapping.AccessPath, f facts, q Quirks) *access {
 			}
 			return a
 		}
-		if len(full) == len(pkVals) {
-			a.sk = &SortSpec{Key: p.SK, Fixed: full[0]}
+		// An index's sort key is one value for every partition read only
+		// when each of its columns is bound to one value; a column it
+		// shares with the partition key (ORG#{org} / ORG#{org}#U#{user})
+		// takes each partition's own value, so an IN list on it is left
+		// to sortSpec, which fixes single values only.
+		if fixed, ok := singleValues(skCols, binds); ok {
+			a.sk = &SortSpec{Key: p.SK, Fixed: fixed}
 			a.score += scoreSortCond
 			return a
 		}
@@ -142,6 +147,19 @@ func sparseColumns(p *mapping.AccessPath, f facts) []string {
 		}
 	}
 	return out
+}
+
+// singleValues returns the one value each of cols is bound to, or false
+// when some column is bound to several (an IN list).
+func singleValues(cols []string, binds map[string]binding) (map[string]parser.Expr, bool) {
+	out := make(map[string]parser.Expr, len(cols))
+	for _, c := range cols {
+		if len(binds[c]) != 1 {
+			return nil, false
+		}
+		out[c] = binds[c][0]
+	}
+	return out, true
 }
 
 // sortSpec narrows a partition by the sort key: its leading columns bound

@@ -52,9 +52,17 @@ func (b *selectBuilder) projectColumns(reads []Read, path *mapping.AccessPath, c
 				if projects(c) {
 					set[c] = true
 				}
-			case !slices.ContainsFunc(sortedNames(set), func(attr string) bool { return holds(e, attr, c) }):
-				if attr := keyAttrFor(e, c, ix); attr != "" {
+			case !slices.ContainsFunc(sortedNames(set), func(attr string) bool { return holds(e, attr, c) && !sparse(e, attr, ix) }):
+				attr := keyAttrFor(e, c, ix)
+				if attr != "" {
 					set[attr] = true
+				}
+				// Items outside an optional index lack its key
+				// attributes, so those are no sure source of a column:
+				// the column's own attribute, which dynosql writes for
+				// every column, comes too.
+				if (attr == "" || sparse(e, attr, ix)) && projects(c) {
+					set[c] = true
 				}
 			}
 		}
@@ -80,19 +88,30 @@ func holds(e *mapping.Entity, attr, c string) bool {
 // keyAttrFor returns the key attribute to read key column c from: a base
 // key attribute (every index carries them, and a read that checks its
 // items' keys checks those first), else one of the index's keys, else
-// another key attribute the index projects; "" if none holds it.
+// another key attribute the index projects, one every item has before a
+// sparse one; "" if none holds it.
 func keyAttrFor(e *mapping.Entity, c string, ix *mapping.Index) string {
 	m := e.Mapping()
 	attrs := m.BaseKeyAttrs()
 	if ix != nil {
 		attrs = append(attrs, ix.PartitionKey, ix.SortKey)
 	}
-	for _, attr := range append(attrs, e.KeyAttrs()...) {
-		if holds(e, attr, c) && (ix == nil || ix.Local || slices.Contains(attrs, attr) || ix.Projects(attr)) {
-			return attr
+	candidates := append(attrs, e.KeyAttrs()...)
+	for _, wantSparse := range []bool{false, true} {
+		for _, attr := range candidates {
+			if holds(e, attr, c) && sparse(e, attr, ix) == wantSparse &&
+				(ix == nil || ix.Local || slices.Contains(attrs, attr) || ix.Projects(attr)) {
+				return attr
+			}
 		}
 	}
 	return ""
+}
+
+// sparse reports whether attr is a key attribute of an optional index of
+// e other than ix, the index read: items outside that index lack it.
+func sparse(e *mapping.Entity, attr string, ix *mapping.Index) bool {
+	return e.IsOptionalKeyAttr(attr) && (ix == nil || (attr != ix.PartitionKey && attr != ix.SortKey))
 }
 
 // wanted returns the columns of slot that its read must return: those

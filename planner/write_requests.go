@@ -104,10 +104,8 @@ func asRead(e *mapping.Entity, attrs []string, row mapping.Row) []expression.Con
 	var out []expression.ConditionBuilder
 	for _, attr := range attrs {
 		var v types.AttributeValue
-		if k := e.Key(attr); k != nil {
-			if av, err := k.Value(row); err == nil {
-				v = av
-			}
+		if e.Key(attr) != nil {
+			v = e.StoredKey(attr, row)
 		} else if x := row[attr]; x != nil {
 			v = explainAttr(x)
 		}
