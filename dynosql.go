@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynosql/dynosql/executor"
+	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -116,10 +117,14 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 			// without a status; plans work around what it does not do
 			// as DynamoDB does (ARCHITECTURE.md, "Raw tables and the
 			// embedded backend").
-			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true, NoLocalFetch: true, NoIndexKeyUpdate: true}
+			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true, NoLocalFetch: true, NoIndexKeyUpdate: true,
+				FloatNumbers: true}
 		}
 	}
 	hooks := c.safety.open(c.hooks)
+	if quirks.FloatNumbers {
+		hooks = append(hooks, backend.GuardNumbers)
+	}
 	exec := executor.New(client, executor.Options{Concurrency: c.concurrency, OnRequest: hooks})
 	cat := newCatalog(m, exec)
 	return &DB{

@@ -22,6 +22,7 @@ import (
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -1083,4 +1084,57 @@ func hintOf(err error) string {
 		return e.Hint
 	}
 	return ""
+}
+
+// A number keeps its digits: DynamoDB holds 38 and computes in decimal
+// (0.1 + 0.2 is 0.3). The embedded server holds float64s: there the
+// arithmetic runs on the client, and a number float64 would change is
+// refused, naming it, with nothing written.
+func TestNumbersKeepTheirDigits(t *testing.T) {
+	const design = `
+table: Numbers
+partition_key: PK
+sort_key: SK
+entities:
+  things:
+    keys: {PK: "T#{id}", SK: "META"}
+    columns: {id: S, n: N}
+`
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			m, err := mapping.Parse("numbers.yaml", []byte(design))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fx := testkit.LoadRows(t, b, m, nil)
+			ctx := context.Background()
+			for _, sql := range []string{
+				"INSERT INTO things (id, n) VALUES ('1', 0.1)",
+				"UPDATE things SET n = n + 0.2 WHERE id = '1'",
+			} {
+				if _, err := fx.DB.Exec(ctx, sql); err != nil {
+					t.Fatalf("%s: %v", sql, err)
+				}
+			}
+			long := "INSERT INTO things (id, n) VALUES ('2', 9007199254740993)"
+			_, err = fx.DB.Exec(ctx, long)
+			want := [][]value.Value{{"1", value.Number("0.3")}, {"2", value.Number("9007199254740993")}}
+			if b.Name == "embedded" {
+				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "9007199254740993 would be stored as 9007199254740992") {
+					t.Errorf("%s: got %v, want the number named as one float64 changes", long, err)
+				}
+				want = want[:1]
+			} else if err != nil {
+				t.Fatalf("%s: %v", long, err)
+			}
+			got, err := fx.Query(ctx, "SELECT id, n FROM things WHERE id IN ('1', '2')")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := oracle.SameRows(got, want, false); diff != "" {
+				t.Errorf("rows differ:\n%s", diff)
+			}
+		})
+	}
 }

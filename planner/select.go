@@ -55,6 +55,12 @@ type Quirks struct {
 	// attributes leaves the index wrong, so such an UPDATE rewrites the
 	// whole item (a move), as a PutItem keeps indexes right.
 	NoIndexKeyUpdate bool
+	// FloatNumbers: numbers are held as float64, so the server's own
+	// arithmetic rounds in binary (0.1 + 0.2 is stored as
+	// 0.30000000000000004): an UPDATE with arithmetic rewrites the whole
+	// item with the value computed on the client, exactly (a move). The
+	// numbers sent are checked apart (backend.GuardNumbers).
+	FloatNumbers bool
 }
 
 // Catalog names the logical tables a statement can read: the mapping's

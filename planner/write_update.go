@@ -204,7 +204,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 		}
 	}
 	move := slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return p.opts.Quirks.NoIndexKeyUpdate || !e.SetInPlace(c) }) ||
-		(p.opts.Quirks.NoRemove && removes(set))
+		(p.opts.Quirks.NoRemove && removes(set)) || (p.opts.Quirks.FloatNumbers && arithmetic(set))
 	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", true)
 	if err != nil {
 		return nil, err
@@ -236,6 +236,10 @@ func removes(set []*Assign) bool {
 		}
 	}
 	return false
+}
+
+func arithmetic(set []*Assign) bool {
+	return slices.ContainsFunc(set, func(a *Assign) bool { _, _, _, ok := a.Arith(); return ok })
 }
 
 // checkKeyAssign refuses an assignment that would leave a key template

@@ -1,14 +1,21 @@
 package backend
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log"
+	"math/big"
 	"net"
 	"net/http"
+	"reflect"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
 	"github.com/truora/minidyn/server"
 
 	"github.com/dynosql/dynosql/internal/errs"
@@ -59,4 +66,90 @@ func (e *Embedded) Close() error {
 		}
 	})
 	return e.closeErr
+}
+
+// GuardNumbers is a request option for clients of the embedded backend.
+// minidyn holds every number as a float64 and returns the shortest
+// decimal that float64 prints, so a number of more than about 15
+// significant digits would be stored as another number, and a lookup by
+// it would find nothing. GuardNumbers fails a request that carries such
+// a number, naming it, before anything is sent.
+func GuardNumbers(o *dynamodb.Options) {
+	o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
+		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("dynosqlEmbeddedNumbers",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				if n, stored, ok := firstInexact(reflect.ValueOf(in.Parameters)); ok {
+					return middleware.InitializeOutput{}, middleware.Metadata{}, errs.New(errs.Invalid,
+						"the embedded backend holds numbers as 64-bit floats: %s would be stored as %s", n, stored).
+						WithHint("write at most 15 significant digits, or run on DynamoDB Local or AWS, which keep 38")
+				}
+				return next.HandleInitialize(ctx, in)
+			}), middleware.Before)
+	})
+}
+
+var (
+	numberType    = reflect.TypeFor[types.AttributeValueMemberN]()
+	numberSetType = reflect.TypeFor[types.AttributeValueMemberNS]()
+)
+
+// firstInexact walks a request input for the first number (N, or one of
+// an NS) that float64 does not hold exactly, and returns it with what
+// minidyn would store instead.
+func firstInexact(v reflect.Value) (n, stored string, found bool) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return firstInexact(v.Elem())
+		}
+	case reflect.Struct:
+		switch v.Type() {
+		case numberType:
+			return inexact(v.Field(0).String())
+		case numberSetType:
+			for i := range v.Field(0).Len() {
+				if n, stored, found := inexact(v.Field(0).Index(i).String()); found {
+					return n, stored, true
+				}
+			}
+			return "", "", false
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				if n, stored, found := firstInexact(v.Field(i)); found {
+					return n, stored, true
+				}
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if n, stored, found := firstInexact(it.Value()); found {
+				return n, stored, true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if n, stored, found := firstInexact(v.Index(i)); found {
+				return n, stored, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// inexact reports whether n reads back from minidyn as another number,
+// and as which: minidyn parses with strconv.ParseFloat and prints with
+// FormatFloat(f, 'f', -1, 64).
+func inexact(n string) (string, string, bool) {
+	f, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return n, "an error (out of range)", true
+	}
+	stored := strconv.FormatFloat(f, 'f', -1, 64)
+	want, ok1 := new(big.Rat).SetString(n)
+	got, ok2 := new(big.Rat).SetString(stored)
+	if !ok1 || !ok2 || want.Cmp(got) != 0 {
+		return n, stored, true
+	}
+	return "", "", false
 }
