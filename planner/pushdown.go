@@ -96,7 +96,7 @@ func keyAttrFor(e *mapping.Entity, c string, ix *mapping.Index) string {
 	if ix != nil {
 		attrs = append(attrs, ix.PartitionKey, ix.SortKey)
 	}
-	candidates := append(attrs, e.KeyAttrs()...)
+	candidates := slices.Concat(attrs, e.KeyAttrs())
 	for _, wantSparse := range []bool{false, true} {
 		for _, attr := range candidates {
 			if holds(e, attr, c) && sparse(e, attr, ix) == wantSparse &&
