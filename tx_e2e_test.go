@@ -99,3 +99,40 @@ func TestTransactionsRefuseWhatOneRequestCannotHold(t *testing.T) {
 		t.Errorf("the transaction holds %d statements, want the one that could join", tx.Statements())
 	}
 }
+
+// A transaction cannot say which rows it found, so a DELETE whose row is
+// not there fails it, as an UPDATE's does, rather than count a row it did
+// not delete; with every row there, COMMIT counts them.
+func TestTransactionDeleteOfAMissingRowFailsIt(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "school")
+			ctx := context.Background()
+			commit := func(stmts ...string) (dynosql.Result, error) {
+				tx := fx.DB.Begin()
+				for _, s := range stmts {
+					if _, err := tx.Exec(ctx, s); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return tx.Commit(ctx)
+			}
+			_, err := commit("INSERT INTO students (id, name) VALUES ('tx1', 'New')", "DELETE FROM students WHERE id = 'nobody'")
+			var cf *dynosql.ConditionFailedError
+			if !errors.As(err, &cf) || !strings.Contains(err.Error(), "statement 2") {
+				t.Fatalf("got %v, want a conflict naming the DELETE", err)
+			}
+			res, err := commit("INSERT INTO students (id, name) VALUES ('tx1', 'New')", "DELETE FROM students WHERE id = 'k42'")
+			if err != nil || res.RowsAffected != 2 {
+				t.Fatalf("got %+v, %v; want 2 rows affected", res, err)
+			}
+			for _, s := range []string{"INSERT INTO students (id, name) VALUES ('tx1', 'New')", "DELETE FROM students WHERE id = 'k42'"} {
+				if _, err := fx.Oracle.Exec(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT id, name FROM students WHERE id IN ('tx1', 'k42', 'nobody')"})
+		})
+	}
+}

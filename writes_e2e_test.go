@@ -366,6 +366,22 @@ func TestCopies(t *testing.T) {
 					sqlite: "SELECT p.id, p.authorId, u.name, p.tags FROM posts p LEFT JOIN users u ON u.id = p.authorId WHERE p.id IN ('p010', 'p011')"})
 			})
 
+			t.Run("a source set to NULL clears its copies, and a name refills them", func(t *testing.T) {
+				// The embedded backend's REMOVE leaves the attribute: its
+				// copies are set to DynamoDB's NULL instead.
+				for _, name := range []string{"NULL", "'Lin W.'"} {
+					sql := "UPDATE users SET name = " + name + " WHERE id = '3'"
+					res, _ := exec(t, fx, sql, sql)
+					if res.CopiesUpdated == 0 || res.CopiesSkipped != 0 {
+						t.Errorf("%s: %+v, want its copies updated", sql, res)
+					}
+					agree(t, fx, blogChecks...)
+					if rows := query(t, fx.DB, "CHECK COPIES FOR users WHERE id = '3'"); len(rows) != 0 {
+						t.Errorf("CHECK COPIES after %s: %v", sql, rows)
+					}
+				}
+			})
+
 			t.Run("drift is listed and repaired", func(t *testing.T) {
 				for _, id := range []string{"p002", "p003"} {
 					_, err := fx.Client.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(fx.Mapping.Table),

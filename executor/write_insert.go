@@ -239,6 +239,8 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 			}
 			if ok {
 				updated = append(updated, written)
+			} else if err := ex.keyTaken(ctx, ins, key); err != nil {
+				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated)
 			}
 			done = ok
 		}
@@ -249,6 +251,24 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 	}
 	res := &Result{Affected: int64(len(rows))}
 	return res, ex.fanOuts(ctx, res, ins.Entity, ins.FanOuts, updated)
+}
+
+// keyTaken returns an error when key holds an item of another entity,
+// which neither the put (the key is taken) nor the update (the item is
+// not ins's) can write: with a type attribute, two entities may share a
+// key.
+func (ex *Executor) keyTaken(ctx context.Context, ins *planner.InsertRows, key map[string]types.AttributeValue) error {
+	got, err := ex.client.GetItem(ctx, ins.ReadBackInput(key), ex.optFns(ctx)...)
+	if err != nil {
+		return backendError("GetItem", err)
+	}
+	if len(got.Item) == 0 || isEntitys(ins.Entity, got.Item) {
+		return nil
+	}
+	m := ins.Entity.Mapping()
+	return errs.New(errs.Conflict, "the key %s holds an item that is not of %s (%s = %s)",
+		mapping.Text(got.Item[m.PartitionKey]), ins.Entity.Name, m.TypeAttribute, mapping.Text(got.Item[m.TypeAttribute])).
+		WithHint("give the %s row a key no other entity's item has", ins.Entity.Name)
 }
 
 // upsertStopped notes on err, which stopped an upsert at row i (from 0),

@@ -120,8 +120,8 @@ func (ex *Executor) updateOne(ctx context.Context, u *planner.UpdateRows, key ma
 		if !ok {
 			return false, nil, backendError("UpdateItem", err)
 		}
-		if ccf.Item == nil {
-			return false, nil, nil // no such row
+		if ccf.Item == nil || !isEntitys(u.Entity, ccf.Item) {
+			return false, nil, nil // no such row, or another entity's under the key
 		}
 		old := u.Entity.Decode(ccf.Item)
 		if !holds(u.Cond, old) || (row != nil && changed(u.Entity, u.Unchanged, row, old)) || !arithMismatch(u.Set, row, old) {
@@ -130,6 +130,12 @@ func (ex *Executor) updateOne(ctx context.Context, u *planner.UpdateRows, key ma
 		row = old
 	}
 	return false, nil, errs.New(errs.Conflict, "%s %s: its columns kept changing while it was updated", u.Entity.Name, keyDesc(u.Entity, row))
+}
+
+// isEntitys reports whether item is e's as reads tell (mapping.Classify):
+// a write by key may find another entity's item under the key.
+func isEntitys(e *mapping.Entity, item map[string]types.AttributeValue) bool {
+	return e.Mapping().Classify(item, []*mapping.Entity{e}) == e
 }
 
 // arithMismatch reports whether an arithmetic column is NULL in old
@@ -164,6 +170,9 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	}
 	if len(got.Item) == 0 {
 		return false, nil, nil // gone, or never there
+	}
+	if !isEntitys(u.Entity, got.Item) {
+		return false, nil, nil // another entity's item under the key
 	}
 	old := u.Entity.Decode(got.Item)
 	if !holds(u.Cond, old) || (row != nil && changed(u.Entity, u.Unchanged, row, old)) {

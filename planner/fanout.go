@@ -27,6 +27,10 @@ import (
 type FanOut struct {
 	Table string
 	Copy  *mapping.Copy
+	// NullValue sets a copy whose source became NULL to an attribute of
+	// type NULL, which reads as NULL, instead of removing it: the
+	// embedded backend's REMOVE leaves the attribute (Quirks.NoRemove).
+	NullValue bool
 }
 
 // MaxRounds bounds the Queries of one fan-out for one source row.
@@ -101,12 +105,15 @@ func (f *FanOut) sourceCondition(want value.Value) expression.ConditionBuilder {
 func (f *FanOut) copyUpdate(t CopyTarget, want value.Value, more ...expression.ConditionBuilder) (expression.Expression, error) {
 	name := attrName(f.Copy.Column)
 	var ub expression.UpdateBuilder
-	if want == nil {
+	switch {
+	case want == nil && f.NullValue:
+		ub = ub.Set(name, expression.Value(&types.AttributeValueMemberNULL{Value: true}))
+	case want == nil:
 		ub = ub.Remove(name)
-	} else {
+	default:
 		ub = ub.Set(name, expression.Value(explainAttr(want)))
 	}
-	seen := expression.AttributeNotExists(name)
+	seen := isNull(name)
 	if t.Current != nil {
 		seen = expression.Equal(name, expression.Value(explainAttr(t.Current)))
 	}

@@ -86,7 +86,7 @@ func coversKey(s *SortSpec, by []string) bool {
 
 // countOnly lets DynamoDB count when the statement is SELECT COUNT(*)
 // over one Query that nothing filters and whose key condition meets no
-// other entity's items.
+// other entity's items, of an entity without a type to check.
 func (o *output) countOnly(root Node, sc *scope) {
 	q, ok := root.(*Query)
 	if !ok || len(q.PK) != 1 || len(q.Reads) != 1 || q.Filter != nil || len(o.group) > 0 || o.having != nil || len(o.exprs) != 1 {
@@ -99,6 +99,9 @@ func (o *output) countOnly(root Node, sc *scope) {
 		return // the whole partition, other entities' items too
 	}
 	e := sc.slots[q.Reads[0].Slot].Entity
+	if e.Type != "" && e.Mapping().TypeAttribute != "" {
+		return // items typed as another entity would be counted
+	}
 	for _, p := range e.Paths() {
 		if p.Index == q.Index && e.Mapping().Alone(e, p) {
 			q.CountOnly, q.Project = true, nil

@@ -182,3 +182,19 @@ func execText(t *testing.T, d *datadriven.TestData) string {
 	slices.Sort(lines)
 	return strings.Join(lines, "")
 }
+
+// EXPLAIN sends nothing, so it cannot take BEGIN, COMMIT or ROLLBACK,
+// which would run (a COMMIT would send the transaction).
+func TestExplainOfTransactionControlIsRefused(t *testing.T) {
+	p := planner.New(loadMapping(t, "school"), planner.Options{})
+	for _, sql := range []string{"EXPLAIN BEGIN", "EXPLAIN COMMIT", "EXPLAIN ANALYZE ROLLBACK"} {
+		st, err := parser.Parse(sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := p.Plan(sql, st, nil)
+		if !errors.Is(err, errs.Unsupported) {
+			t.Errorf("%s: got %+v, %v; want it refused as unsupported", sql, plan, err)
+		}
+	}
+}

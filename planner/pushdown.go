@@ -66,7 +66,10 @@ func (b *selectBuilder) projectColumns(reads []Read, path *mapping.AccessPath, c
 				}
 			}
 		}
-		if m.TypeAttribute != "" && !m.Alone(e, path) && projects(m.TypeAttribute) {
+		// An item is told apart by its type first: one typed as another
+		// entity, or as none the mapping knows, is not e's even where
+		// its keys could only be e's.
+		if m.TypeAttribute != "" && (!m.Alone(e, path) || e.Type != "") && projects(m.TypeAttribute) {
 			set[m.TypeAttribute] = true
 		}
 	}

@@ -281,7 +281,7 @@ func condition(e parser.Expr) (expression.ConditionBuilder, error) {
 		if x.Not {
 			return expression.AttributeExists(name).And(expression.Not(expression.AttributeType(name, expression.Null))), nil
 		}
-		return expression.AttributeNotExists(name).Or(expression.AttributeType(name, expression.Null)), nil
+		return isNull(name), nil
 	}
 	return expression.ConditionBuilder{}, unpushable(e)
 }

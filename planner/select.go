@@ -94,6 +94,11 @@ func (p *Planner) Plan(sql string, stmt parser.Statement, args []value.Value) (*
 		if err != nil {
 			return nil, err
 		}
+		if plan.Control != NoControl {
+			// They would run: EXPLAIN must send nothing.
+			return nil, errs.New(errs.Unsupported, "EXPLAIN of BEGIN, COMMIT or ROLLBACK is not supported: they have no plan of their own").
+				At(sql, 0).WithHint("EXPLAIN each statement of the transaction")
+		}
 		plan.Explain, plan.Analyze, plan.ExplainFormat = true, s.Analyze, s.Format
 		return plan, nil
 	case *parser.Select:

@@ -132,7 +132,9 @@ func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) 
 			if err != nil {
 				return nil, nil, err
 			}
-			in, err := w.DeleteInput(key, nil)
+			// DeleteItem says whether a row was there; a transaction does
+			// not, so its count is right only if the row must be there.
+			in, err := w.deleteInput(key, nil, true)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -242,5 +242,5 @@ func (p *Planner) fanOut(c *mapping.Copy) (*FanOut, error) {
 		return nil, errs.New(errs.Unsupported, "the copies %s.%s are found through index %s, which does not project %s",
 			c.Copier.Name, c.Column, c.Path.Index, c.Column).WithHint("project ALL attributes (or INCLUDE %s) in %s", c.Column, c.Path.Index)
 	}
-	return &FanOut{Table: c.Copier.Mapping().Table, Copy: c}, nil
+	return &FanOut{Table: c.Copier.Mapping().Table, Copy: c, NullValue: p.opts.Quirks.NoRemove}, nil
 }

@@ -110,7 +110,7 @@ func asRead(e *mapping.Entity, attrs []string, row mapping.Row) []expression.Con
 			v = explainAttr(x)
 		}
 		if v == nil {
-			out = append(out, expression.AttributeNotExists(attrName(attr)))
+			out = append(out, isNull(attrName(attr)))
 		} else {
 			out = append(out, expression.Equal(attrName(attr), expression.Value(v)))
 		}
@@ -165,7 +165,7 @@ func (u *UpdateRows) UpdateInput(key map[string]types.AttributeValue, row mappin
 		}
 		ub = ub.Set(name, expression.Value(value.ToAttr(a.Expr.(*parser.Literal).Value)))
 	}
-	cond := andAll(expression.AttributeExists(attrName(u.PKAttr)), more...)
+	cond := andAll(expression.AttributeExists(attrName(u.PKAttr)), append(more, typeGuard(u.Entity)...)...)
 	expr, err := expression.NewBuilder().WithUpdate(ub).WithCondition(cond).Build()
 	if err != nil {
 		return nil, internal("building the UpdateItem expression: %v", err)
@@ -286,16 +286,24 @@ func (u *UpdateRows) asFound(found map[string]types.AttributeValue) (expression.
 // conditions DynamoDB can check; a row read first (row not nil) must
 // still exist and hold what the WHERE read.
 func (d *DeleteRows) DeleteInput(key map[string]types.AttributeValue, row mapping.Row) (*dynamodb.DeleteItemInput, error) {
+	return d.deleteInput(key, row, row != nil)
+}
+
+// deleteInput is DeleteInput; mustExist adds that the row is there.
+func (d *DeleteRows) deleteInput(key map[string]types.AttributeValue, row mapping.Row, mustExist bool) (*dynamodb.DeleteItemInput, error) {
 	in := &dynamodb.DeleteItemInput{TableName: aws.String(d.Table), Key: key, ReturnValues: types.ReturnValueAllOld,
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
 	conds, err := whereCond(d.Cond)
 	if err != nil {
 		return nil, err
 	}
-	if row != nil {
+	if mustExist {
 		conds = append([]expression.ConditionBuilder{expression.AttributeExists(attrName(d.PKAttr))}, conds...)
+	}
+	if row != nil {
 		conds = append(conds, asRead(d.Entity, d.Unchanged, row)...)
 	}
+	conds = append(conds, typeGuard(d.Entity)...)
 	if len(conds) > 0 {
 		expr, err := expression.NewBuilder().WithCondition(andAll(conds[0], conds[1:]...)).Build()
 		if err != nil {
@@ -304,6 +312,27 @@ func (d *DeleteRows) DeleteInput(key map[string]types.AttributeValue, row mappin
 		in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Condition(), expr.Names(), expr.Values()
 	}
 	return in, nil
+}
+
+// isNull is the condition that attribute name reads as NULL: it is not
+// there, or holds DynamoDB's NULL (another program may write one).
+func isNull(name expression.NameBuilder) expression.ConditionBuilder {
+	return expression.AttributeNotExists(name).Or(expression.AttributeType(name, expression.Null))
+}
+
+// typeGuard is the condition that a write by key finds an item of e as
+// reads classify it (mapping.Classify): its type attribute, when it holds
+// a string, names e. Without it an UPDATE or DELETE by key would change
+// another entity's item that has the same key (books and bicycles keyed
+// by Id alone, told apart by their type).
+func typeGuard(e *mapping.Entity) []expression.ConditionBuilder {
+	m := e.Mapping()
+	if m.TypeAttribute == "" || e.Type == "" {
+		return nil
+	}
+	t := attrName(m.TypeAttribute)
+	return []expression.ConditionBuilder{expression.Or(expression.AttributeNotExists(t),
+		expression.Equal(t, expression.Value(e.Type)), expression.Not(expression.AttributeType(t, expression.String)))}
 }
 
 // explainRow is a row whose every column (of e, and of extra) stands for
