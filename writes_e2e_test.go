@@ -242,7 +242,13 @@ func TestWritesAgreeWithSQLite(t *testing.T) {
 					"INSERT INTO courses (id, title, credits) VALUES ('geo330', 'Geology', 3)")
 				_, sent := exec(t, fx, "INSERT INTO courses (id, title, credits) VALUES ('geo330', 'Geology', 3) ON DUPLICATE KEY UPDATE credits = credits + 1",
 					"UPDATE courses SET credits = credits + 1 WHERE id = 'geo330'")
-				wantRequests(t, "an upsert of an existing row", sent, map[string]int{"PutItem": 1, "UpdateItem": 1})
+				want := map[string]int{"PutItem": 1, "UpdateItem": 1}
+				if b.Name == "embedded" {
+					// Its arithmetic is float64's: the item is read and
+					// written back with the sum computed exactly.
+					want = map[string]int{"PutItem": 2, "GetItem": 1}
+				}
+				wantRequests(t, "an upsert of an existing row", sent, want)
 				agree(t, fx, enrollmentChecks...)
 			})
 		})

@@ -229,7 +229,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 			}
 			var ok bool
 			var written mapping.Row
-			if u.Move {
+			if u.Move || u.ExactArith {
 				ok, written, err = ex.moveOne(ctx, u, key, nil)
 			} else {
 				ok, written, err = ex.updateOne(ctx, u, key, nil)

@@ -58,8 +58,9 @@ type Quirks struct {
 	// FloatNumbers: numbers are held as float64, so the server's own
 	// arithmetic rounds in binary (0.1 + 0.2 is stored as
 	// 0.30000000000000004): an UPDATE with arithmetic rewrites the whole
-	// item with the value computed on the client, exactly (a move). The
-	// numbers sent are checked apart (backend.GuardNumbers).
+	// item with the value computed on the client, exactly
+	// (UpdateRows.ExactArith). The numbers sent are checked apart
+	// (backend.GuardNumbers).
 	FloatNumbers bool
 }
 

@@ -194,6 +194,11 @@ type UpdateRows struct {
 	// hold the values read (attribute_not_exists where none was).
 	Unchanged []string
 	Move      bool
+	// ExactArith: the server's arithmetic is not exact
+	// (Quirks.FloatNumbers), so the executor rewrites the item with the
+	// value computed on the client, as a move does. In a transaction,
+	// where nothing is read first, the server still computes it.
+	ExactArith bool
 	// Fills are copies the moved rows carry, refilled from their source
 	// when the key column that finds the source changes.
 	Fills []*mapping.Copy

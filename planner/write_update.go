@@ -204,13 +204,13 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 		}
 	}
 	move := slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return p.opts.Quirks.NoIndexKeyUpdate || !e.SetInPlace(c) }) ||
-		(p.opts.Quirks.NoRemove && removes(set)) || (p.opts.Quirks.FloatNumbers && arithmetic(set))
+		(p.opts.Quirks.NoRemove && removes(set))
 	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", true)
 	if err != nil {
 		return nil, err
 	}
 	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move,
-		MaxAffected: p.opts.MaxAffected}
+		ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set), MaxAffected: p.opts.MaxAffected}
 	if t.key != nil {
 		u.Key = t.key
 	} else {
