@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -138,12 +139,16 @@ func scanOne(dest any, v value.Value) error {
 	case *string:
 		*d = value.Text(v)
 	case *[]byte:
-		b, err := json.Marshal(value.JSON(v))
-		if s, ok := v.(string); ok {
-			b = []byte(s)
+		switch x := v.(type) {
+		case string:
+			*d = []byte(x)
+		case value.Binary:
+			*d = slices.Clone([]byte(x))
+		default:
+			b, err := json.Marshal(value.JSON(v))
+			*d = b
+			return err
 		}
-		*d = b
-		return err
 	case *bool:
 		b, ok := v.(bool)
 		if !ok {
@@ -179,13 +184,15 @@ func scanOne(dest any, v value.Value) error {
 
 // DriverValue converts a value of RawValues to what database/sql drivers
 // return: int64 for whole numbers that fit, else float64, string, bool,
-// nil, and JSON text for lists, maps and sets.
+// nil, []byte for binaries, and JSON text for lists, maps and sets.
 func DriverValue(v any) any {
 	switch x := v.(type) {
 	case nil, string, bool:
 		return x
 	case value.Number:
 		return value.ToGo(x)
+	case value.Binary:
+		return []byte(x)
 	}
 	b, _ := json.Marshal(value.JSON(v))
 	return string(b)

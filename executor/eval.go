@@ -211,8 +211,11 @@ func arith(op byte, l, r value.Value) (value.Value, error) {
 	if !ok1 || !ok2 {
 		return nil, errs.New(errs.Invalid, "arithmetic needs numbers, got %s %c %s", value.Literal(l), op, value.Literal(r))
 	}
-	x, _ := a.Rat()
-	y, _ := b.Rat()
+	x, okx := a.Rat()
+	y, oky := b.Rat()
+	if !okx || !oky {
+		return nil, errs.New(errs.Invalid, "arithmetic needs numbers, got %s %c %s", value.Literal(l), op, value.Literal(r))
+	}
 	z := new(big.Rat)
 	switch op {
 	case '+':

@@ -52,8 +52,11 @@ func NumberFromRat(r *big.Rat) Number {
 	if prec, exact := r.FloatPrec(); exact {
 		return Number(trimZeros(r.FloatString(prec)))
 	}
-	f, _ := new(big.Float).SetPrec(128).SetRat(r).Float64()
-	return Number(strconv.FormatFloat(f, 'g', -1, 64))
+	// Rounded to 38 significant digits, that is an exact decimal, written
+	// out without an exponent as every other number is (keys hold text).
+	rounded, _ := new(big.Rat).SetString(new(big.Float).SetPrec(256).SetRat(r).Text('g', 38))
+	prec, _ := rounded.FloatPrec()
+	return Number(trimZeros(rounded.FloatString(prec)))
 }
 
 func trimZeros(s string) string {
@@ -364,8 +367,20 @@ func Literal(v Value) string {
 // []any and map[string]any (lists and maps), or a Value itself.
 func FromGo(a any) (Value, error) {
 	switch x := a.(type) {
-	case nil, string, bool, Number, StringSet, NumberSet, Binary:
+	case nil, string, bool, StringSet, Binary:
 		return x, nil
+	case Number:
+		return goNumber(string(x))
+	case NumberSet:
+		set := make(NumberSet, len(x))
+		for i, n := range x {
+			v, err := goNumber(string(n))
+			if err != nil {
+				return nil, err
+			}
+			set[i] = v.(Number)
+		}
+		return set, nil
 	case []byte:
 		return Binary(slices.Clone(x)), nil
 	case int:
@@ -375,14 +390,11 @@ func FromGo(a any) (Value, error) {
 	case uint, uint8, uint16, uint32, uint64:
 		return Number(fmt.Sprint(x)), nil
 	case float32:
-		return Number(strconv.FormatFloat(float64(x), 'g', -1, 32)), nil
+		return goNumber(strconv.FormatFloat(float64(x), 'g', -1, 32))
 	case float64:
-		return Number(strconv.FormatFloat(x, 'g', -1, 64)), nil
+		return goNumber(strconv.FormatFloat(x, 'g', -1, 64))
 	case json.Number:
-		if n, ok := ParseNumber(string(x)); ok {
-			return n, nil
-		}
-		return nil, fmt.Errorf("%q is not a number", string(x))
+		return goNumber(string(x))
 	case []string:
 		return StringSet(slices.Clone(x)), nil
 	case []any:
@@ -407,6 +419,16 @@ func FromGo(a any) (Value, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("cannot use a %T as a DynamoDB value", a)
+}
+
+// goNumber makes an argument's number canonical, as a literal's is (a
+// float prints as 1e-06, which a key would hold as other text than
+// 0.000001), and refuses what is no number: NaN, infinities.
+func goNumber(s string) (Value, error) {
+	if n, ok := ParseNumber(s); ok {
+		return n, nil
+	}
+	return nil, fmt.Errorf("%s is not a number DynamoDB can hold", s)
 }
 
 // ToGo converts v to plain Go: string, int64 (whole numbers that fit),

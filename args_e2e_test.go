@@ -1,0 +1,105 @@
+package dynosql_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/oracle"
+	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
+)
+
+// Go arguments are values as literals are: a float64 is the decimal it
+// prints as, written in keys as a literal would be (0.00005, never
+// 5e-05, which reads would not find); NaN and infinities are refused,
+// not computed; a binary scans back into []byte as its bytes.
+func TestGoArgumentsAreValuesAsLiteralsAre(t *testing.T) {
+	const design = `
+table: Args
+partition_key: PK
+sort_key: SK
+entities:
+  nums:
+    keys: {PK: "N#{g}", SK: "K#{k}"}
+    columns: {g: S, k: N, v: N}
+`
+	const blobs = `
+table: Blobs
+partition_key: PK
+sort_key: SK
+entities:
+  blobs:
+    keys: {PK: "B#{g}", SK: "{b}"}
+    columns: {g: S, b: B, v: N}
+`
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			m, err := mapping.Parse("args.yaml", []byte(design))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fx := testkit.LoadRows(t, b, m, nil)
+			ctx := context.Background()
+			for _, k := range []any{0.00005, 1e21, float32(0.5)} {
+				if _, err := fx.DB.Exec(ctx, "INSERT INTO nums (g, k, v) VALUES ('x', ?, 1)", k); err != nil {
+					t.Fatalf("INSERT k = %v: %v", k, err)
+				}
+			}
+			// The same numbers as literals are the same keys.
+			for _, k := range []string{"0.00005", "1000000000000000000000", "0.5"} {
+				if _, err := fx.DB.Exec(ctx, "INSERT INTO nums (g, k, v) VALUES ('x', "+k+", 2)"); !errors.Is(err, dynosql.ErrConflict) {
+					t.Errorf("INSERT of k = %s again: got %v, want a duplicate key", k, err)
+				}
+			}
+			got, err := fx.Query(ctx, "SELECT k FROM nums WHERE g = 'x' AND k IN (?, ?)", 0.00005, 1e21)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := [][]value.Value{{value.Number("0.00005")}, {value.Number("1000000000000000000000")}}
+			if diff := oracle.SameRows(got, want, false); diff != "" {
+				t.Errorf("reads by float arguments:\n%s", diff)
+			}
+			for _, bad := range []float64{math.NaN(), math.Inf(1)} {
+				rows, err := fx.DB.Query(ctx, "SELECT k + ? FROM nums WHERE g = 'x'", bad)
+				if err == nil {
+					for rows.Next() {
+					}
+					err = rows.Err()
+					rows.Close()
+				}
+				if err == nil {
+					t.Errorf("%v as an argument was not refused", bad)
+				}
+			}
+			bm, err := mapping.Parse("blobs.yaml", []byte(blobs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fx = testkit.LoadRows(t, b, bm, nil)
+			blob := []byte{1, 2, 3}
+			if _, err := fx.DB.Exec(ctx, "INSERT INTO blobs (g, b, v) VALUES ('y', ?, 1)", blob); err != nil {
+				t.Fatal(err)
+			}
+			rows, err := fx.DB.Query(ctx, "SELECT b FROM blobs WHERE g = 'y'")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var back []byte
+			for rows.Next() {
+				if err := rows.Scan(&back); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := rows.Err(); err != nil || !slices.Equal(back, blob) {
+				t.Errorf("a binary scanned into []byte: %q, %v; want %q", back, err, blob)
+			}
+		})
+	}
+}
