@@ -136,3 +136,23 @@ func TestTransactionDeleteOfAMissingRowFailsIt(t *testing.T) {
 		})
 	}
 }
+
+// EXPLAIN sends nothing, in a transaction too: it is refused there, not
+// carried out at COMMIT.
+func TestExplainDoesNotJoinATransaction(t *testing.T) {
+	fx := testkit.Load(t, testkit.Backends()[1], "school")
+	ctx := context.Background()
+	tx := fx.DB.Begin()
+	for _, sql := range []string{
+		"EXPLAIN UPDATE students SET name = 'EXPLAINED' WHERE id = 'a91'",
+		"EXPLAIN ANALYZE DELETE FROM students WHERE id = 'a91'",
+	} {
+		if _, err := tx.Exec(ctx, sql); !errors.Is(err, dynosql.ErrUnsupported) {
+			t.Errorf("%s in a transaction: got %v, want it refused", sql, err)
+		}
+	}
+	if res, err := tx.Commit(ctx); err != nil || res.RowsAffected != 0 {
+		t.Errorf("COMMIT: %+v, %v; want nothing written", res, err)
+	}
+	fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT id, name FROM students WHERE id = 'a91'"})
+}

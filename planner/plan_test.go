@@ -198,3 +198,18 @@ func TestExplainOfTransactionControlIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// Arithmetic on a column that is not a number says so, and names the
+// column and its type, rather than that only arithmetic is allowed.
+func TestArithmeticOnANonNumberColumnSaysWhy(t *testing.T) {
+	p := planner.New(loadMapping(t, "school"), planner.Options{})
+	sql := "UPDATE students SET name = name + 1 WHERE id = 'a91'"
+	st, err := parser.Parse(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Plan(sql, st, nil)
+	if !errors.Is(err, errs.Unsupported) || !strings.Contains(err.Error(), "name is of type S") {
+		t.Errorf("got %v, want it refused naming name's type", err)
+	}
+}

@@ -39,6 +39,9 @@ func Transactable(p *Plan) error {
 	refuse := func(why, hint string) error {
 		return errs.New(errs.Unsupported, "this statement cannot join a transaction: %s", why).WithHint("%s", hint)
 	}
+	if p.Explain {
+		return refuse("EXPLAIN sends nothing, so it has nothing to add to one", "EXPLAIN it before BEGIN or after COMMIT")
+	}
 	switch w := p.Root.(type) {
 	case *InsertRows:
 		switch {

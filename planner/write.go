@@ -200,7 +200,16 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 			if ok2 {
 				_, ok2 = n.Value.(value.Number)
 			}
-			if ok1 && ok2 && c.Name == a.Column && c.Table == alias && (v.Op == '+' || v.Op == '-') && typ == "N" {
+			if ok1 && ok2 && c.Name == a.Column && c.Table == alias && (v.Op == '+' || v.Op == '-') {
+				if typ != "N" {
+					what := "an attribute the mapping does not declare"
+					if typ != "" {
+						what = "of type " + typ
+					}
+					return nil, errs.New(errs.Unsupported, "SET %s = %s: arithmetic needs a number column, and %s is %s",
+						a.Column, parser.Format(a.Expr), a.Column, what).At(sc.sql, -1).
+						WithHint("declare %s: N among the columns of %s in the mapping", a.Column, e.Name)
+				}
 				out = append(out, &Assign{Column: a.Column, Expr: &parser.Arith{Op: v.Op, L: c, R: n}})
 				continue
 			}
