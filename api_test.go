@@ -352,3 +352,23 @@ func canonical(rows [][]value.Value, ordered bool) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// EXPLAIN ANALYZE through Query runs the statement, as the shell does,
+// and returns its report a line a row: the requests it sent, counted.
+func TestQueryOfExplainAnalyzeRunsIt(t *testing.T) {
+	var requests atomic.Int64
+	count := dynosql.WithRequestHook(func(*dynamodb.Options) { requests.Add(1) })
+	fx := testkit.Load(t, embedded, "school", count)
+	rows, err := queryAll(fx.DB, "EXPLAIN ANALYZE SELECT c.title FROM enrollments e JOIN courses c ON c.id = e.course_id WHERE e.student_id = 'a91'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, r := range rows {
+		lines = append(lines, r[0].(string))
+	}
+	text := strings.Join(lines, "\n")
+	if requests.Load() == 0 || !strings.Contains(text, "actual") {
+		t.Errorf("sent %d requests; report:\n%s", requests.Load(), text)
+	}
+}

@@ -261,8 +261,17 @@ func (db *DB) Query(ctx context.Context, sql string, args ...any) (*Rows, error)
 
 // QueryPlan runs a plan from Explain (or any read plan) and returns its rows.
 func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
+	if p.Explain && p.Analyze {
+		// It runs the statement, as in the shell, and returns what
+		// EXPLAIN ANALYZE prints, a line a row.
+		a, err := db.Analyze(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return textRows(a.String()), nil
+	}
 	if p.Explain {
-		return explainRows(p), nil
+		return textRows(p.String()), nil
 	}
 	ctx, err := db.safety.enter(ctx, p)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/errs"
-	"github.com/dynosql/dynosql/planner"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -26,9 +25,11 @@ type Rows struct {
 	err     error
 }
 
-func explainRows(p *planner.Plan) *Rows {
+// textRows are the lines of text (EXPLAIN's plan or analysis), one a row
+// in a column named plan.
+func textRows(text string) *Rows {
 	r := &Rows{columns: []string{"plan"}, types: []string{"S"}}
-	for _, line := range strings.Split(strings.TrimRight(p.String(), "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		r.fixed = append(r.fixed, []value.Value{line})
 	}
 	return r
