@@ -97,6 +97,11 @@ func (w exprWriter) operand(o *operand) (string, error) {
 	return "", fmt.Errorf("cannot write operand %s", o.kind)
 }
 
+// attributeTypes names the expression package's constant for each type
+// attribute_type takes.
+var attributeTypes = map[string]string{"S": "String", "SS": "StringSet", "N": "Number", "NS": "NumberSet",
+	"B": "Binary", "BS": "BinarySet", "BOOL": "Boolean", "NULL": "Null", "L": "List", "M": "Map"}
+
 var compareFuncs = map[string]string{"=": "Equal", "<>": "NotEqual", "<": "LessThan", "<=": "LessThanEqual", ">": "GreaterThan", ">=": "GreaterThanEqual"}
 
 // cond writes a condition (filter or condition expression).
@@ -120,6 +125,19 @@ func (w exprWriter) cond(c *cond) (string, error) {
 		n, err := w.name(c.args[0].path)
 		fn := map[string]string{"attribute_exists": "AttributeExists", "attribute_not_exists": "AttributeNotExists"}[c.op]
 		return n + "." + fn + "()", err
+	case "attribute_type":
+		if len(c.args) != 2 || c.args[0].kind != "path" || c.args[1].kind != "value" {
+			return "", fmt.Errorf("attribute_type takes a path and a type")
+		}
+		n, err := w.name(c.args[0].path)
+		if err != nil {
+			return "", err
+		}
+		t, _ := w.vals[c.args[1].val].(*types.AttributeValueMemberS)
+		if t == nil || attributeTypes[t.Value] == "" {
+			return "", fmt.Errorf("attribute_type takes a DynamoDB type name")
+		}
+		return n + ".AttributeType(expression." + attributeTypes[t.Value] + ")", nil
 	case "begins_with", "contains":
 		if len(c.args) != 2 || c.args[0].kind != "path" {
 			return "", fmt.Errorf("%s takes a path and a value", c.op)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -68,7 +69,12 @@ func CLICommand(in any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "aws dynamodb " + op + " --cli-input-json '" + strings.ReplaceAll(string(j), "'", `'\''`) + "'", nil
+	cmd := "aws dynamodb " + op + " --cli-input-json '" + strings.ReplaceAll(string(j), "'", `'\''`) + "'"
+	if q, ok := in.(*dynamodb.QueryInput); ok && q.Limit != nil {
+		// The CLI pages on; Limit is only the page size.
+		cmd += " --max-items " + strconv.Itoa(int(*q.Limit))
+	}
+	return cmd, nil
 }
 
 // InputJSON writes an SDK input in the JSON of DynamoDB's API, which is

@@ -201,3 +201,15 @@ func mustJSON(v any) string {
 	_ = enc.Encode(v)
 	return strings.TrimSpace(b.String())
 }
+
+// The AWS CLI pages a query to the end, Limit being only the page size:
+// a statement with a LIMIT must stop it at that many items.
+func TestCLIQueryStopsAtTheLimit(t *testing.T) {
+	out, err := demo(t).ExplainAs("EXPLAIN (FORMAT cli) SELECT grade FROM enrollments WHERE student_id = 'a91' ORDER BY course_id DESC LIMIT 3", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"Limit":3`) || !strings.Contains(out, "--max-items 3") {
+		t.Errorf("no Limit 3 and --max-items 3 in\n%s", out)
+	}
+}

@@ -234,6 +234,12 @@ func goCall(in any) (string, error) {
 		if x.Select == types.SelectCount {
 			return "var count int32\n" + pages + "count += out.Count\n}\nfmt.Println(count)\n", nil
 		}
+		if x.Limit != nil {
+			// Limit is a page size (items read, before the filter): the
+			// statement wants that many items in all, as dynosql stops.
+			return "left := int(*input.Limit)\n" + strings.Replace(pages, "pages.HasMorePages()", "left > 0 && pages.HasMorePages()", 1) +
+				"items := out.Items[:min(left, len(out.Items))]\nprintItems(items)\nleft -= len(items)\n}\n", nil
+		}
 		return pages + "printItems(out.Items)\n}\n", nil
 	case *dynamodb.BatchGetItemInput:
 		return "for len(input.RequestItems) > 0 {\nout, err := client.BatchGetItem(ctx, input)\n" + fatal +

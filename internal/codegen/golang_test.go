@@ -61,6 +61,11 @@ func TestGoProgramsReturnDynosqlsRows(t *testing.T) {
 	}{
 		{"getitem", "SELECT name, email, year FROM students WHERE id = 'a91'", ""},
 		{"query", "SELECT grade, enrolledOn FROM enrollments WHERE student_id = 'a91' AND grade IN ('A', 'B', 'D')", ""},
+		// attribute_type in the filter; a LIMIT the program must stop at,
+		// Limit being only DynamoDB's page size.
+		{"isnull", "SELECT grade, enrolledOn FROM enrollments WHERE student_id = 'a91' AND enrolledOn IS NOT NULL", ""},
+		{"limit", "SELECT grade, enrolledOn FROM enrollments WHERE student_id = 'a91' ORDER BY course_id DESC LIMIT 2",
+			"SELECT grade, enrolledOn FROM enrollments WHERE student_id = 'a91' ORDER BY course_id DESC LIMIT 2"},
 		{"update", "UPDATE enrollments SET grade = 'A' WHERE student_id = 'a91' AND course_id = 'math204'",
 			"SELECT student_id, course_id, grade, enrolledOn FROM enrollments WHERE student_id = 'a91' AND course_id = 'math204'"},
 	}
