@@ -43,6 +43,9 @@ func (r *run) listTables(ctx context.Context, l *planner.ListTables) ([][]value.
 		rows = append(rows, []value.Value{e.Name, "entity", e.Mapping().Table})
 		mapped[e.Mapping().Table] = true
 	}
+	if l.MappedOnly {
+		return rows, nil
+	}
 	names, err := r.ex.TableNames(ctx)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,9 @@ import (
 type ListTables struct {
 	// Entities are the mapping's entities, by name.
 	Entities []*mapping.Entity
+	// MappedOnly: the backend cannot list its tables (the embedded
+	// server has no ListTables), so only the mapping's are listed.
+	MappedOnly bool
 }
 
 // Inputs implements Node.
@@ -81,7 +84,7 @@ func (v *Values) Describe() (string, []string) {
 // planCatalog plans SHOW TABLES and DESCRIBE.
 func (p *Planner) planCatalog(sql string, stmt parser.Statement) (*Plan, error) {
 	if _, ok := stmt.(*parser.ShowTables); ok {
-		return &Plan{SQL: sql, Root: &ListTables{Entities: p.cat.EntityList()}, Columns: ListTablesColumns}, nil
+		return &Plan{SQL: sql, Root: &ListTables{Entities: p.cat.EntityList(), MappedOnly: p.opts.Quirks.NoListTables}, Columns: ListTablesColumns}, nil
 	}
 	d := stmt.(*parser.Describe)
 	e, err := p.cat.Entity(d.Table)

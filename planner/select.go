@@ -62,6 +62,9 @@ type Quirks struct {
 	// (UpdateRows.ExactArith). The numbers sent are checked apart
 	// (backend.GuardNumbers).
 	FloatNumbers bool
+	// NoListTables: there is no ListTables; SHOW TABLES lists the
+	// mapping's entities only.
+	NoListTables bool
 }
 
 // Catalog names the logical tables a statement can read: the mapping's

@@ -274,7 +274,14 @@ func serves(ap *mapping.AccessPath) value.Value {
 	}
 	s := "WHERE " + strings.Join(conds, " AND ")
 	if ap.SK != nil && len(ap.SK.Columns()) > 0 {
-		s += fmt.Sprintf(" [AND %s by =, range, BETWEEN or LIKE 'p%%']", strings.Join(ap.SK.Columns(), ", "))
+		how := "=, range, BETWEEN or LIKE 'p%'"
+		if ap.SK.Type != mapping.KeyS {
+			how = "=, range or BETWEEN" // LIKE compares strings
+		}
+		s += fmt.Sprintf(" [AND %s by %s]", strings.Join(ap.SK.Columns(), ", "), how)
+	}
+	if ap.Optional {
+		s += " (only the items that have every column of its keys)"
 	}
 	return s
 }
