@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -181,7 +182,13 @@ func rejected(reasons []types.CancellationReason, err error) bool {
 		return false // cancelled, but without the reasons that say by what
 	}
 	var api smithy.APIError
-	return errors.As(err, &api) && api.ErrorFault() == smithy.FaultClient
+	if errors.As(err, &api) && api.ErrorFault() == smithy.FaultClient {
+		return true
+	}
+	// DynamoDB's common errors (ValidationException) carry no fault: a
+	// 4xx answer is a refusal all the same.
+	var re *awshttp.ResponseError
+	return errors.As(err, &re) && re.HTTPStatusCode() >= 400 && re.HTTPStatusCode() < 500
 }
 
 func retryable(reasons []types.CancellationReason) bool {
