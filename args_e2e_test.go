@@ -10,7 +10,6 @@ import (
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
-	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -40,11 +39,7 @@ entities:
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			m, err := mapping.Parse("args.yaml", []byte(design))
-			if err != nil {
-				t.Fatal(err)
-			}
-			fx := testkit.LoadRows(t, b, m, nil)
+			fx := testkit.LoadText(t, b, design, "")
 			ctx := context.Background()
 			for _, k := range []any{0.00005, 1e21, float32(0.5)} {
 				if _, err := fx.DB.Exec(ctx, "INSERT INTO nums (g, k, v) VALUES ('x', ?, 1)", k); err != nil {
@@ -77,11 +72,7 @@ entities:
 					t.Errorf("%v as an argument was not refused", bad)
 				}
 			}
-			bm, err := mapping.Parse("blobs.yaml", []byte(blobs))
-			if err != nil {
-				t.Fatal(err)
-			}
-			fx = testkit.LoadRows(t, b, bm, nil)
+			fx = testkit.LoadText(t, b, blobs, "")
 			blob := []byte{1, 2, 3}
 			if _, err := fx.DB.Exec(ctx, "INSERT INTO blobs (g, b, v) VALUES ('y', ?, 1)", blob); err != nil {
 				t.Fatal(err)

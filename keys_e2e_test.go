@@ -9,10 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
-	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -214,15 +212,7 @@ func TestKeyShapesAgreeWithSQLite(t *testing.T) {
 				if shape.design != "" {
 					fx = testkit.Load(t, b, shape.design)
 				} else {
-					m, err := mapping.Parse("shape.yaml", []byte(shape.mapping))
-					if err != nil {
-						t.Fatal(err)
-					}
-					rows, err := backend.ReadDataset(strings.NewReader(shape.rows), m)
-					if err != nil {
-						t.Fatal(err)
-					}
-					fx = testkit.LoadRows(t, b, m, rows)
+					fx = testkit.LoadText(t, b, shape.mapping, shape.rows)
 				}
 				ctx := context.Background()
 				for _, sql := range shape.stmts {

@@ -22,7 +22,6 @@ import (
 	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
-	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -1125,11 +1124,7 @@ entities:
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			m, err := mapping.Parse("numbers.yaml", []byte(design))
-			if err != nil {
-				t.Fatal(err)
-			}
-			fx := testkit.LoadRows(t, b, m, nil)
+			fx := testkit.LoadText(t, b, design, "")
 			ctx := context.Background()
 			for _, sql := range []string{
 				"INSERT INTO things (id, n) VALUES ('1', 0.1)",
@@ -1140,7 +1135,7 @@ entities:
 				}
 			}
 			long := "INSERT INTO things (id, n) VALUES ('2', 9007199254740993)"
-			_, err = fx.DB.Exec(ctx, long)
+			_, err := fx.DB.Exec(ctx, long)
 			want := [][]value.Value{{"1", value.Number("0.3")}, {"2", value.Number("9007199254740993")}}
 			if b.Name == "embedded" {
 				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "9007199254740993 would be stored as 9007199254740992") {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -95,6 +96,22 @@ func LoadWith(t testing.TB, b Backend, name string, adjust func(*mapping.Mapping
 		t.Fatal(err)
 	}
 	return LoadRows(t, b, m, rows, opts...)
+}
+
+// LoadText is LoadRows for a mapping written as YAML text and rows as
+// dataset JSON lines (possibly none): the small designs a test spells
+// out beside its statements.
+func LoadText(t testing.TB, b Backend, mappingYAML, rows string, opts ...dynosql.Option) *Fixture {
+	t.Helper()
+	m, err := mapping.Parse("test.yaml", []byte(mappingYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := backend.ReadDataset(strings.NewReader(rows), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return LoadRows(t, b, m, parsed, opts...)
 }
 
 // LoadRows creates a table of its own on b for mapping m (renamed so no
