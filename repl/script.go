@@ -27,7 +27,7 @@ func (s *Session) RunScript(ctx context.Context, name string, r io.Reader) error
 	defer cancel()
 	defer s.catchInterrupts(cancel)()
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), maxScriptLine)
 	n := 0
 	for sc.Scan() {
 		n++
@@ -38,9 +38,14 @@ func (s *Session) RunScript(ctx context.Context, name string, r io.Reader) error
 		}
 	}
 	if err := sc.Err(); err != nil {
-		s.line = n
+		s.line = n + 1 // the line that could not be read
 		s.Failed++
-		s.report(errs.New(errs.Invalid, "cannot read statements: %v", err))
+		if errors.Is(err, bufio.ErrTooLong) {
+			s.report(errs.New(errs.Invalid, "the line is longer than %d MB", maxScriptLine>>20).
+				WithHint("break the statement over several lines"))
+		} else {
+			s.report(errs.New(errs.Invalid, "cannot read statements: %v", err))
+		}
 		return errStop
 	}
 	if sql, line := s.in.take(); sql != "" {
@@ -48,6 +53,9 @@ func (s *Session) RunScript(ctx context.Context, name string, r io.Reader) error
 	}
 	return nil
 }
+
+// maxScriptLine bounds one line of a script: a statement may span lines.
+const maxScriptLine = 16 << 20
 
 // RunStartup runs the start-up file path (~/.dynosqlrc), as psql runs
 // ~/.psqlrc: its failures are reported with the file and line and do not
