@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	awsretry "github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -185,11 +185,17 @@ func rejected(reasons []types.CancellationReason, err error) bool {
 	if errors.As(err, &api) && api.ErrorFault() == smithy.FaultClient {
 		return true
 	}
-	// DynamoDB's common errors (ValidationException) carry no fault: a
-	// 4xx answer is a refusal all the same.
-	var re *awshttp.ResponseError
-	return errors.As(err, &re) && re.HTTPStatusCode() >= 400 && re.HTTPStatusCode() < 500
+	// DynamoDB's common errors carry no fault. Those that say the
+	// request itself was bad are refusals, when they answered the only
+	// attempt: after retries, an earlier attempt may have landed.
+	var maxed *awsretry.MaxAttemptsError
+	var ceiling *retry.CeilingError
+	return errors.As(err, &api) && refusalCodes[api.ErrorCode()] && !errors.As(err, &maxed) && !errors.As(err, &ceiling)
 }
+
+// refusalCodes are DynamoDB's errors that reject the request as written:
+// it was not carried out.
+var refusalCodes = map[string]bool{"ValidationException": true, "SerializationException": true}
 
 func retryable(reasons []types.CancellationReason) bool {
 	for _, r := range reasons {
@@ -236,7 +242,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 			}
 			var ok bool
 			var written mapping.Row
-			if u.Move || u.ExactArith {
+			if u.Rewrites() {
 				ok, written, err = ex.moveOne(ctx, u, key, nil)
 			} else {
 				ok, written, err = ex.updateOne(ctx, u, key, nil)
@@ -273,8 +279,12 @@ func (ex *Executor) keyTaken(ctx context.Context, ins *planner.InsertRows, key m
 		return nil
 	}
 	m := ins.Entity.Mapping()
-	return errs.New(errs.Conflict, "the key %s holds an item that is not of %s (%s = %s)",
-		mapping.Text(got.Item[m.PartitionKey]), ins.Entity.Name, m.TypeAttribute, mapping.Text(got.Item[m.TypeAttribute])).
+	what := ""
+	if t, ok := got.Item[m.TypeAttribute]; ok && m.TypeAttribute != "" {
+		what = fmt.Sprintf(" (%s = %s)", m.TypeAttribute, mapping.Text(t))
+	}
+	return errs.New(errs.Conflict, "the key %s holds an item that is not of %s%s",
+		mapping.Text(got.Item[m.PartitionKey]), ins.Entity.Name, what).
 		WithHint("give the %s row a key no other entity's item has", ins.Entity.Name)
 }
 

@@ -23,7 +23,7 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 		}
 		var ok bool
 		var row mapping.Row
-		if u.Move || u.ExactArith {
+		if u.Rewrites() {
 			ok, row, err = ex.moveOne(ctx, u, key, nil)
 		} else {
 			ok, row, err = ex.updateOne(ctx, u, key, nil)
@@ -51,7 +51,7 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 			key, err := u.Entity.BaseKey(rows[i])
 			switch {
 			case err != nil:
-			case u.Move || u.ExactArith:
+			case u.Rewrites():
 				ok, row, err = ex.moveOne(ctx, u, key, rows[i])
 			default:
 				ok, row, err = ex.updateOne(ctx, u, key, rows[i])

@@ -186,7 +186,7 @@ func writeInputs(n Node) []opInput {
 		key, ok := constantKey(x.Key)
 		switch {
 		case !ok:
-		case x.Move:
+		case x.Rewrites():
 			out = append(out, opInput{"GetItem", x.MoveReadInput(key)})
 		default:
 			if in, err := x.UpdateInput(key, nil); err == nil {

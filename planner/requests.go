@@ -27,9 +27,10 @@ func attrName(attr string) expression.NameBuilder { return expression.NameNoDotS
 // Requests whose key uses no column of another row are the same every
 // time their plan runs, and a plan is cached and run again and again
 // (scripts, the shell, database/sql). So they are built once, on first
-// use, and each caller gets a copy it may change (the executor sets
-// ExclusiveStartKey): the expression builder costs more than the rest
-// of a repeated statement's own work. A plan's steps do not change once
+// use, and each caller gets a copy whose fields and maps it may set (the
+// executor sets ExclusiveStartKey); what the fields point to (strings,
+// attribute values) is shared and never written. The expression builder
+// costs more than the rest of a repeated statement's own work. A plan's steps do not change once
 // Plan returns; two first uses racing build the same requests.
 
 // builtOnce returns what cache holds, building and storing it first.

@@ -110,7 +110,7 @@ func (ins *InsertRows) Requests() []*Request {
 			put, _ := ins.PutInput(it)
 			out = append(out, DescribeRequest(m, "PutItem", put))
 			key, _ := ins.Entity.KeyItem(ins.Entity.Decode(it), m.BaseKeyAttrs()...)
-			if ins.OnDuplicate.Move {
+			if ins.OnDuplicate.Rewrites() {
 				row := explainRow(ins.Entity, ins.Entity.Name)
 				for _, c := range ins.Entity.BaseKeyColumns() {
 					row[c] = ins.Rows[i][c]
@@ -223,11 +223,18 @@ func readInput(read Node) []Node {
 
 // Describe implements Node.
 func (u *UpdateRows) Describe() (string, []string) {
-	if u.Move {
+	switch {
+	case u.Move:
 		return "update " + u.Entity.Name + " (moves items: SET of a key column)", affectedNote(u.Read, u.MaxAffected)
+	case u.ExactArith:
+		return "update " + u.Entity.Name + " (rewrites items: arithmetic computed here, exactly)", affectedNote(u.Read, u.MaxAffected)
 	}
 	return "update " + u.Entity.Name, affectedNote(u.Read, u.MaxAffected)
 }
+
+// Rewrites reports whether each row is read whole and written back
+// (moveOne) rather than updated in place: a move, or exact arithmetic.
+func (u *UpdateRows) Rewrites() bool { return u.Move || u.ExactArith }
 
 // Requests describes the requests the UPDATE sends.
 func (u *UpdateRows) Requests() []*Request {
@@ -240,7 +247,7 @@ func (u *UpdateRows) Requests() []*Request {
 	}
 	key, per := u.explainKey(row)
 	var out []*Request
-	if u.Move {
+	if u.Rewrites() {
 		out = u.moveRequests(row, key, per)
 	} else {
 		var read mapping.Row

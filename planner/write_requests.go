@@ -330,9 +330,11 @@ func typeGuard(e *mapping.Entity) []expression.ConditionBuilder {
 	if m.TypeAttribute == "" || e.Type == "" {
 		return nil
 	}
+	// Classify takes an empty type, as a missing one, for no type at all.
 	t := attrName(m.TypeAttribute)
 	return []expression.ConditionBuilder{expression.Or(expression.AttributeNotExists(t),
-		expression.Equal(t, expression.Value(e.Type)), expression.Not(expression.AttributeType(t, expression.String)))}
+		expression.Equal(t, expression.Value(e.Type)), expression.Equal(t, expression.Value("")),
+		expression.Not(expression.AttributeType(t, expression.String)))}
 }
 
 // explainRow is a row whose every column (of e, and of extra) stands for

@@ -54,7 +54,11 @@ func NumberFromRat(r *big.Rat) Number {
 	}
 	// Rounded to 38 significant digits, that is an exact decimal, written
 	// out without an exponent as every other number is (keys hold text).
-	rounded, _ := new(big.Rat).SetString(new(big.Float).SetPrec(256).SetRat(r).Text('g', 38))
+	text := new(big.Float).SetPrec(256).SetRat(r).Text('g', 38)
+	rounded, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return Number(text) // past any range DynamoDB holds: it refuses it
+	}
 	prec, _ := rounded.FloatPrec()
 	return Number(trimZeros(rounded.FloatString(prec)))
 }
