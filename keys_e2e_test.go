@@ -185,6 +185,33 @@ entities:
 		},
 	},
 	{
+		// An entity that holds an index's key attributes as plain
+		// columns puts its items in that index: COUNT(*) through it let
+		// DynamoDB count them as the other entity's (Select=COUNT).
+		name: "another entity's items in an index by plain columns",
+		mapping: `
+table: Notes
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
+entities:
+  users:
+    keys: {PK: "U#{id}", SK: "USER", GSI1PK: "{status}", GSI1SK: "USER"}
+    columns: {id: S, status: S, name: S}
+  notes:
+    keys: {PK: "N#{nid}", SK: "NOTE"}
+    columns: {nid: S, GSI1PK: S, GSI1SK: S, body: S}
+`,
+		rows: `{"entity":"users","row":{"id":"u1","status":"open","name":"Ann"}}
+{"entity":"notes","row":{"nid":"n1","GSI1PK":"open","GSI1SK":"USER","body":"hello"}}
+`,
+		stmts: []string{
+			"SELECT COUNT(*) FROM users WHERE status = 'open'",
+			"SELECT id, name FROM users WHERE status = 'open'",
+		},
+	},
+	{
 		// The AWS product catalog keys every entity by Id alone and
 		// tells them apart by ProductCategory: an UPDATE or DELETE by
 		// key of one entity changed the other entity's item there.

@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -280,6 +281,9 @@ func (m *Mapping) checkDistinct() error {
 				continue
 			}
 			if ea.Type != "" && eb.Type != "" {
+				if err := m.checkTypeProjected(a, b); err != nil {
+					return err
+				}
 				continue
 			}
 			hint := "give one of them a distinct literal prefix in its " + m.lastKeyName() + " template"
@@ -293,6 +297,44 @@ func (m *Mapping) checkDistinct() error {
 		}
 	}
 	return nil
+}
+
+// checkTypeProjected refuses a global index through which the items of
+// typed entities a and b, whose base keys overlap, also share keys, when
+// the index does not project the type attribute: a read through it could
+// not tell them apart (nor find their copies rightly). An entity that
+// declares the index's key attributes as plain columns is in the index
+// with any keys.
+func (m *Mapping) checkTypeProjected(a, b string) error {
+	ea, eb := m.Entities[a], m.Entities[b]
+	for _, name := range slices.Sorted(maps.Keys(m.Indexes)) {
+		ix := m.Indexes[name]
+		if ix.Local || ix.Projects(m.TypeAttribute) {
+			continue
+		}
+		pa, ina := m.indexPath(ea, name)
+		pb, inb := m.indexPath(eb, name)
+		if !ina || !inb || (pa != nil && pb != nil && !m.keysOverlap(pa, pb)) {
+			continue
+		}
+		return m.fail("indexes."+name, "items of %s and %s share keys in index %s, which does not project %s, the type that tells them apart",
+			a, b, name, m.TypeAttribute).
+			WithHint("project %s in %s (projection: ALL, or INCLUDE it), or give one entity a distinct literal prefix in its %s keys", m.TypeAttribute, name, name)
+	}
+	return nil
+}
+
+// indexPath returns e's path through index name, and whether e's items
+// can be in it: through its templates (the path), or by holding the
+// index's key attributes as plain columns (no path).
+func (m *Mapping) indexPath(e *Entity, name string) (*AccessPath, bool) {
+	for _, p := range e.paths {
+		if p.Index == name {
+			return p, true
+		}
+	}
+	ix := m.Indexes[name]
+	return nil, e.Columns[ix.PartitionKey] != "" || (ix.SortKey != "" && e.Columns[ix.SortKey] != "")
 }
 
 // keysOverlap reports whether an item could match both entities' keys

@@ -223,6 +223,11 @@ func (m *Mapping) Alone(e *Entity, path *AccessPath) bool {
 		}
 		i := slices.IndexFunc(other.paths, func(p *AccessPath) bool { return p.Index == path.Index })
 		if i < 0 {
+			// Its items enter the index anyway if they hold its key
+			// attributes as plain columns.
+			if !path.IsBase() && (other.Columns[path.PKAttr] != "" || (path.SKAttr != "" && other.Columns[path.SKAttr] != "")) {
+				return false
+			}
 			continue // not in this index
 		}
 		if m.keysOverlap(path, other.paths[i]) {

@@ -146,3 +146,44 @@ func attrs(item map[string]types.AttributeValue) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Typed entities whose keys overlap can share a global index only if it
+// projects the type: through it nothing else tells their items apart. An
+// entity that holds the index's key attributes as plain columns is in
+// the index too. Each mapping below was accepted before, and read one
+// entity's items as the other's through the index.
+func TestATypeOnlyIndexMustProjectTheType(t *testing.T) {
+	const shared = `
+table: T
+partition_key: PK
+sort_key: SK
+type_attribute: T
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK, projection: PROJ}
+entities:
+  users:
+    type: U
+    keys: {PK: "{id}", SK: "{kind}", GSI1PK: "{status}", GSI1SK: "{id}"}
+    columns: {id: S, kind: S, status: S}
+  notes:
+    type: N
+    NOTES
+`
+	for _, c := range []struct {
+		proj, notes string
+		refused     bool
+	}{
+		{"KEYS_ONLY", `keys: {PK: "{nid}", SK: "{k}", GSI1PK: "{tag}", GSI1SK: "{nid}"}
+    columns: {nid: S, k: S, tag: S}`, true},
+		{"KEYS_ONLY", `keys: {PK: "{nid}", SK: "{k}"}
+    columns: {nid: S, k: S, GSI1PK: S, GSI1SK: S}`, true},
+		{"ALL", `keys: {PK: "{nid}", SK: "{k}", GSI1PK: "{tag}", GSI1SK: "{nid}"}
+    columns: {nid: S, k: S, tag: S}`, false},
+	} {
+		text := strings.NewReplacer("PROJ", c.proj, "NOTES", c.notes).Replace(shared)
+		_, err := mapping.Parse("shared.yaml", []byte(text))
+		if refused := err != nil && strings.Contains(err.Error(), "does not project T"); refused != c.refused {
+			t.Errorf("%s, notes %s: got %v, want refused %v", c.proj, c.notes, err, c.refused)
+		}
+	}
+}
