@@ -1178,3 +1178,15 @@ func TestARefusedWriteIsNotCalledUncertain(t *testing.T) {
 		t.Errorf("rows changed by a refused write:\n%s", diff)
 	}
 }
+
+// An UPDATE of one row by key whose answer is lost may have landed: the
+// error says so, and, the row's copies not having been rewritten, names
+// the REPAIR COPIES that brings them in step (it did land here).
+func TestAnUpdateByKeyWithoutAnswerSaysItMayHaveLanded(t *testing.T) {
+	fx := testkit.Load(t, testkit.Backends()[0], "blog", failAfter(func(op string) bool { return op == "UpdateItem" }))
+	_, err := fx.DB.Exec(context.Background(), "UPDATE users SET name = 'Lost' WHERE id = '12'")
+	if err == nil || !strings.Contains(err.Error(), "users (id='12') may or may not have been updated") ||
+		!strings.Contains(err.Error(), "REPAIR COPIES FOR users WHERE id = '12'") {
+		t.Errorf("got %v, want the row named as maybe updated, and the REPAIR COPIES", err)
+	}
+}

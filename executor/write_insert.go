@@ -181,16 +181,17 @@ func rejected(reasons []types.CancellationReason, err error) bool {
 	if tce := (*types.TransactionCanceledException)(nil); errors.As(err, &tce) {
 		return false // cancelled, but without the reasons that say by what
 	}
-	var api smithy.APIError
-	if errors.As(err, &api) && api.ErrorFault() == smithy.FaultClient {
-		return true
-	}
-	// DynamoDB's common errors carry no fault. Those that say the
-	// request itself was bad are refusals, when they answered the only
-	// attempt: after retries, an earlier attempt may have landed.
+	// After retries, an earlier attempt (answered by a 5xx, or not at
+	// all) may have landed, whatever the last answer says.
 	var maxed *awsretry.MaxAttemptsError
 	var ceiling *retry.CeilingError
-	return errors.As(err, &api) && refusalCodes[api.ErrorCode()] && !errors.As(err, &maxed) && !errors.As(err, &ceiling)
+	if errors.As(err, &maxed) || errors.As(err, &ceiling) {
+		return false
+	}
+	// A client fault, and DynamoDB's common errors that say the request
+	// itself was bad (they carry no fault), refuse the only attempt.
+	var api smithy.APIError
+	return errors.As(err, &api) && (api.ErrorFault() == smithy.FaultClient || refusalCodes[api.ErrorCode()])
 }
 
 // refusalCodes are DynamoDB's errors that reject the request as written:

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -29,7 +30,7 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 			ok, row, err = ex.updateOne(ctx, u, key, nil)
 		}
 		if err != nil {
-			return nil, err
+			return nil, unsureOne(err, u, key)
 		}
 		if ok {
 			res.Affected, written = 1, []mapping.Row{row}
@@ -228,6 +229,23 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 }
 
 // constantKey renders a key the statement gives in full.
+// unsureOne notes on err, which stopped the UPDATE of one row by key,
+// that the row may have been updated when the request may have run, and
+// that its copies were not rewritten then, with the REPAIR COPIES that
+// brings them in step.
+func unsureOne(err error, u *planner.UpdateRows, key map[string]types.AttributeValue) error {
+	if !mayHaveLanded(err) {
+		return err
+	}
+	row := u.Entity.Decode(key)
+	msg := fmt.Sprintf("%s %s may or may not have been updated (the request failed without saying whether it ran; SELECT to see)",
+		u.Entity.Name, keyDesc(u.Entity, row))
+	if r := repairCopies(u.Entity, u.FanOuts, []mapping.Row{row}); r != "" {
+		msg += "; its copies were not rewritten: if it was, run " + r
+	}
+	return note(err, "%s", msg)
+}
+
 func constantKey(e *mapping.Entity, kvs []*planner.KeyValue) (map[string]types.AttributeValue, error) {
 	key := map[string]types.AttributeValue{}
 	for _, kv := range kvs {
