@@ -93,7 +93,9 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 				if fi < len(fanOuts)-1 {
 					pending = written
 				}
-				return note(err, "%s was updated; %d copies of %s.%s were updated and %d are still to do: run the statement again, or %s",
+				// A batch in flight when it stopped may have landed: those
+				// copies are not claimed either way.
+				return note(err, "%s was updated; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): run the statement again, or %s",
 					e.Name, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, n.left, repairCopies(e, fanOuts, pending))
 			}
 		}
