@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -221,16 +220,10 @@ func (m *Mapping) Alone(e *Entity, path *AccessPath) bool {
 		if other == e {
 			continue
 		}
-		i := slices.IndexFunc(other.paths, func(p *AccessPath) bool { return p.Index == path.Index })
-		if i < 0 {
-			// Its items enter the index anyway if they hold its key
-			// attributes as plain columns.
-			if !path.IsBase() && (other.Columns[path.PKAttr] != "" || (path.SKAttr != "" && other.Columns[path.SKAttr] != "")) {
-				return false
-			}
-			continue // not in this index
-		}
-		if m.keysOverlap(path, other.paths[i]) {
+		// An entity holding the index's key attributes as plain columns
+		// is in it with any keys (no path).
+		op, in := m.indexPath(other, path.Index)
+		if in && (op == nil || m.keysOverlap(path, op)) {
 			return false
 		}
 	}
