@@ -85,9 +85,11 @@ func (r *Rows) Close() error {
 	return nil
 }
 
-// Values returns the current row as plain Go values: string, int64 or
-// float64 for numbers, bool, nil for NULL, []any for lists, map[string]any
-// for maps, []string for string sets.
+// Values returns the current row as plain Go values: string, bool, nil
+// for NULL, []any for lists, map[string]any for maps, []string for string
+// sets, and for numbers int64 (whole, fits), float64 (when it holds the
+// number exactly) or else the number's digits as a string, never a
+// float64 that has lost digits.
 func (r *Rows) Values() []any {
 	out := make([]any, len(r.row))
 	for i, v := range r.row {
@@ -184,8 +186,11 @@ func scanOne(dest any, v value.Value) error {
 }
 
 // DriverValue converts a value of RawValues to what database/sql drivers
-// return: int64 for whole numbers that fit, else float64, string, bool,
-// nil, []byte for binaries, and JSON text for lists, maps and sets.
+// return: string, bool, nil, []byte for binaries, JSON text for lists,
+// maps and sets, and for numbers int64 for whole numbers that fit,
+// float64 for those it holds exactly, and else the digits as a string
+// (as drivers return DECIMAL), which database/sql converts to the
+// destination, exactly into a string or a decimal type.
 func DriverValue(v any) any {
 	switch x := v.(type) {
 	case nil, string, bool:

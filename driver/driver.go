@@ -58,9 +58,11 @@
 // maps) or a driver.Valuer that yields one of those. Named arguments
 // (sql.Named) are refused.
 //
-// Columns come back as dynosql.DriverValue gives them: string, int64 or
-// float64 for numbers, bool, nil for NULL, and JSON text for lists, maps
-// and sets. ColumnTypeDatabaseTypeName reports the DynamoDB type of each
+// Columns come back as dynosql.DriverValue gives them: string, bool, nil
+// for NULL, JSON text for lists, maps and sets, and for numbers int64
+// (whole, fits) or float64 (holds it exactly), else the digits as a
+// string, so that scanning into a string or a decimal type keeps every
+// digit. ColumnTypeDatabaseTypeName reports the DynamoDB type of each
 // column (S, N, BOOL, L, M, SS, NS) as the mapping declares it.
 //
 // Exec returns a Result whose RowsAffected counts the rows inserted,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/dynosql/dynosql/internal/ddblocal"
 	"github.com/dynosql/dynosql/internal/testkit"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/value"
 )
 
 func TestMain(m *testing.M) { ddblocal.Main(m) }
@@ -464,5 +466,52 @@ func TestAMissingMappingFileFailsAtFirstUse(t *testing.T) {
 	defer func() { _ = db.Close() }()
 	if err := db.Ping(); err == nil || !strings.Contains(err.Error(), "none.yaml") {
 		t.Errorf("Ping: got %v, want an error naming the missing file", err)
+	}
+}
+
+// TestNumbersKeepEveryDigit scans numbers float64 cannot hold through
+// database/sql: into a string, a sql.NullString and an any they come back
+// as the digits stored, not as a float64's nearest neighbour; numbers
+// float64 holds come back as int64 or float64 as before. DynamoDB Local
+// only: the embedded backend refuses such numbers (it holds float64).
+func TestNumbersKeepEveryDigit(t *testing.T) {
+	db, _ := openSQL(t, testkit.Backends()[0])
+	ctx := context.Background()
+	cases := []struct {
+		credits string
+		asAny   any
+	}{
+		{"12345678901234567890", "12345678901234567890"}, // past int64
+		{"9007199254740993", int64(9007199254740993)},
+		{"123456789.123456789012345", "123456789.123456789012345"},
+		{"0.1", 0.1},
+		{"-2.5E+30", -2.5e30},
+		{"1E+100", 1e100},
+		{"3.000000000000000000000000000000000001", "3.000000000000000000000000000000000001"},
+	}
+	for i, c := range cases {
+		id := fmt.Sprintf("n%d", i)
+		if _, err := db.ExecContext(ctx, "INSERT INTO courses (id, title, credits) VALUES (?, 't', "+c.credits+")", id); err != nil {
+			t.Fatalf("%s: %v", c.credits, err)
+		}
+		var asAny any
+		var asString string
+		var asNull sql.NullString
+		var asFloat float64
+		for _, dest := range []any{&asAny, &asString, &asNull, &asFloat} {
+			if err := db.QueryRowContext(ctx, "SELECT credits FROM courses WHERE id = ?", id).Scan(dest); err != nil {
+				t.Fatalf("%s into %T: %v", c.credits, dest, err)
+			}
+		}
+		want, _ := value.ParseNumber(c.credits) // the text DynamoDB gives back
+		if asAny != c.asAny {
+			t.Errorf("%s into any: %#v, want %#v", c.credits, asAny, c.asAny)
+		}
+		if _, isFloat := c.asAny.(float64); !isFloat && (asString != string(want) || asNull.String != string(want)) {
+			t.Errorf("%s into string: %q, NullString %q; want %q", c.credits, asString, asNull.String, want)
+		}
+		if f, _ := strconv.ParseFloat(c.credits, 64); asFloat != f {
+			t.Errorf("%s into float64: %v, want %v", c.credits, asFloat, f)
+		}
 	}
 }

@@ -86,6 +86,21 @@ func (n Number) Float() float64 {
 	return f
 }
 
+// ExactFloat returns n as a float64 and whether that float64 is n: its
+// shortest decimal form is the same number, so no Go program can tell
+// them apart (0.1 is; 9007199254740993, past about 15 significant
+// digits, is not, nor is a number outside float64's range). n may be
+// any decimal text DynamoDB takes, canonical or not.
+func (n Number) ExactFloat() (float64, bool) {
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return f, false
+	}
+	want, ok1 := new(big.Rat).SetString(string(n))
+	got, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	return f, ok1 && ok2 && want.Cmp(got) == 0
+}
+
 // TypeName returns the DynamoDB type name of v: S, N, BOOL, L, M, SS, NS,
 // or NULL.
 func TypeName(v Value) string {
@@ -435,8 +450,12 @@ func goNumber(s string) (Value, error) {
 	return nil, fmt.Errorf("%s is not a number DynamoDB can hold", s)
 }
 
-// ToGo converts v to plain Go: string, int64 (whole numbers that fit),
-// float64, []byte, bool, nil, []any, map[string]any, []string.
+// ToGo converts v to plain Go: string, []byte, bool, nil, []any,
+// map[string]any, []string, and for a number int64 when it is whole and
+// fits, float64 when float64 holds it exactly (ExactFloat), and else its
+// decimal text as a string, so that no digit is lost on the way: a
+// 20-digit id or a 38-digit decimal scans into a string or a decimal
+// type unchanged.
 func ToGo(v Value) any {
 	switch x := v.(type) {
 	case Binary:
@@ -445,7 +464,10 @@ func ToGo(v Value) any {
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return i
 		}
-		return x.Float()
+		if f, exact := x.ExactFloat(); exact {
+			return f
+		}
+		return string(x)
 	case []Value:
 		l := make([]any, len(x))
 		for i, e := range x {

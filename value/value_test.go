@@ -21,3 +21,17 @@ func TestNumberFromRat(t *testing.T) {
 		t.Error("1e2000000/3 gave nothing")
 	}
 }
+
+// ExactFloat says whether float64 holds a decimal exactly, as far as
+// printing it back shows: the cases worked out by hand from float64's 53
+// bits (2^53 = 9007199254740992) and its range (about 1.8e308).
+func TestExactFloat(t *testing.T) {
+	for n, want := range map[Number]bool{
+		"0.1": true, "-2.5E+30": true, "1E+100": true, "9007199254740992": true, "0.30000000000000004": true,
+		"9007199254740993": false, "0.1000000000000000000001": false, "1E+400": false, "12345678901234567890": false,
+	} {
+		if _, got := n.ExactFloat(); got != want {
+			t.Errorf("%s: exact %v, want %v", n, got, want)
+		}
+	}
+}

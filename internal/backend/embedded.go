@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log"
-	"math/big"
 	"net"
 	"net/http"
 	"reflect"
@@ -19,6 +18,7 @@ import (
 	"github.com/truora/minidyn/server"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/value"
 )
 
 // Embedded is an in-memory DynamoDB (minidyn) served over HTTP on a
@@ -145,11 +145,8 @@ func inexact(n string) (string, string, bool) {
 	if err != nil {
 		return n, "an error (out of range)", true
 	}
-	stored := strconv.FormatFloat(f, 'f', -1, 64)
-	want, ok1 := new(big.Rat).SetString(n)
-	got, ok2 := new(big.Rat).SetString(stored)
-	if !ok1 || !ok2 || want.Cmp(got) != 0 {
-		return n, stored, true
+	if _, exact := value.Number(n).ExactFloat(); exact {
+		return "", "", false
 	}
-	return "", "", false
+	return n, strconv.FormatFloat(f, 'f', -1, 64), true
 }
