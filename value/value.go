@@ -205,8 +205,10 @@ func Key(v Value) string {
 	return TypeName(v) + string(b)
 }
 
-// Less is a total order for ORDER BY: NULL first (as SQLite does in
-// ascending order), then by type name, then by Compare within a type.
+// Less is a total order for ORDER BY: NULL first, then numbers, text and
+// binaries, as SQLite orders its storage classes (an attribute may hold
+// several types in a table other programs write), booleans after numbers
+// and the document types last; within a type by Compare.
 func Less(a, b Value) bool {
 	return Order(a, b) < 0
 }
@@ -224,10 +226,31 @@ func Order(a, b Value) int {
 	if c, ok := Compare(a, b); ok {
 		return c
 	}
-	if ta, tb := TypeName(a), TypeName(b); ta != tb {
-		return strings.Compare(ta, tb)
+	if ra, rb := typeRank(a), typeRank(b); ra != rb {
+		return ra - rb
 	}
 	return strings.Compare(Key(a), Key(b))
+}
+
+// typeRank places a non-NULL value's type in Order.
+func typeRank(v Value) int {
+	switch v.(type) {
+	case Number:
+		return 0
+	case bool:
+		return 1
+	case string:
+		return 2
+	case Binary:
+		return 3
+	case []Value:
+		return 4
+	case map[string]Value:
+		return 5
+	case NumberSet:
+		return 6
+	}
+	return 7 // StringSet
 }
 
 // FromAttr converts an SDK attribute value. A binary set (BS), which

@@ -35,3 +35,17 @@ func TestExactFloat(t *testing.T) {
 		}
 	}
 }
+
+// ORDER BY over an attribute holding several types puts them in SQLite's
+// order of storage classes: numbers, then text, then binaries.
+func TestOrderAcrossTypesIsSQLites(t *testing.T) {
+	ascending := []Value{nil, Number("10"), true, "Z", "a", Binary{0x00}, []Value{"x"}}
+	for i := range ascending {
+		for j := range ascending {
+			got := Order(ascending[i], ascending[j])
+			if want := i - j; (got < 0) != (want < 0) || (got == 0) != (want == 0) {
+				t.Errorf("Order(%#v, %#v) = %d, want the sign of %d", ascending[i], ascending[j], got, want)
+			}
+		}
+	}
+}
