@@ -32,3 +32,23 @@ func TestRejectedOnlyForAnAttemptRefused(t *testing.T) {
 		}
 	}
 }
+
+// A stopped INSERT of several transactions says which rows are in and
+// how to finish without running the whole statement again, which would
+// conflict on the rows already in.
+func TestInsertStoppedSaysHowToFinish(t *testing.T) {
+	for _, c := range []struct {
+		start, end, n int
+		rejected      bool
+		want          string
+	}{
+		{0, 100, 250, true, "none of the rows was inserted"},
+		{100, 200, 250, true, "rows 1 to 100 were inserted by earlier transactions; rows 101 to 250 were not; to finish, run the INSERT with VALUES rows 101 to 250 only, once the cause is fixed"},
+		{100, 200, 250, false, "rows 1 to 100 were inserted by earlier transactions; rows 101 to 200 may or may not have been inserted (DynamoDB gave no answer); rows 201 to 250 were not; to finish, SELECT rows 101 to 200 and run the INSERT with VALUES those not there and rows 201 to 250"},
+		{0, 100, 100, false, "rows 1 to 100 may or may not have been inserted (DynamoDB gave no answer); to finish, SELECT rows 1 to 100 and run the INSERT with VALUES those not there"},
+	} {
+		if got := insertStopped(c.start, c.end, c.n, c.rejected); got != c.want {
+			t.Errorf("insertStopped(%d, %d, %d, %v):\n got %s\nwant %s", c.start, c.end, c.n, c.rejected, got, c.want)
+		}
+	}
+}

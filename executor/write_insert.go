@@ -64,22 +64,7 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 			if i := firstFailed(reasons); i >= 0 {
 				err = ex.conflict(ins.Entity, rows[start+i], "row %d of %d", start+i+1, len(rows))
 			}
-			var landed []string
-			if start > 0 {
-				landed = append(landed, fmt.Sprintf("rows 1 to %d were inserted by earlier transactions", start))
-			}
-			switch {
-			case rejected(reasons, err) && start == 0:
-				landed = append(landed, "none of the rows was inserted")
-			case rejected(reasons, err):
-				landed = append(landed, fmt.Sprintf("rows %d to %d were not", start+1, len(rows)))
-			default:
-				landed = append(landed, fmt.Sprintf("rows %d to %d may or may not have been inserted (DynamoDB gave no answer): SELECT them to see", start+1, end))
-				if end < len(rows) {
-					landed = append(landed, fmt.Sprintf("rows %d to %d were not", end+1, len(rows)))
-				}
-			}
-			return &Result{Affected: int64(start)}, note(err, "%s", strings.Join(landed, "; "))
+			return &Result{Affected: int64(start)}, note(err, "%s", insertStopped(start, end, len(rows), rejected(reasons, err)))
 		}
 		start = end
 		if report := progressFrom(ctx); report != nil {
@@ -87,6 +72,33 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 		}
 	}
 	return &Result{Affected: int64(len(rows))}, nil
+}
+
+// insertStopped says what became of the rows of an INSERT written one
+// transaction after another, stopped by the transaction of rows
+// start+1 to end (1-based) that DynamoDB refused (rejected) or did not
+// answer, and how to finish: running the statement again as it is
+// would conflict on the rows already in.
+func insertStopped(start, end, n int, rejected bool) string {
+	var parts []string
+	if start > 0 {
+		parts = append(parts, fmt.Sprintf("rows 1 to %d were inserted by earlier transactions", start))
+	}
+	switch {
+	case rejected && start == 0:
+		return "none of the rows was inserted"
+	case rejected:
+		parts = append(parts, fmt.Sprintf("rows %d to %d were not; to finish, run the INSERT with VALUES rows %d to %d only, once the cause is fixed", start+1, n, start+1, n))
+	default:
+		parts = append(parts, fmt.Sprintf("rows %d to %d may or may not have been inserted (DynamoDB gave no answer)", start+1, end))
+		finish := fmt.Sprintf("to finish, SELECT rows %d to %d and run the INSERT with VALUES those not there", start+1, end)
+		if end < n {
+			parts = append(parts, fmt.Sprintf("rows %d to %d were not", end+1, n))
+			finish += fmt.Sprintf(" and rows %d to %d", end+1, n)
+		}
+		parts = append(parts, finish)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // transact sends one TransactWriteItems. A cancellation only by
