@@ -52,7 +52,7 @@ func (b *selectBuilder) projectColumns(reads []Read, path *mapping.AccessPath, c
 				if projects(c) {
 					set[c] = true
 				}
-			case !slices.ContainsFunc(sortedNames(set), func(attr string) bool { return holds(e, attr, c) && !sparse(e, attr, ix) }):
+			case !readFrom(set, e, c, ix):
 				attr := keyAttrFor(e, c, ix)
 				if attr != "" {
 					set[attr] = true
@@ -80,6 +80,17 @@ func (b *selectBuilder) projectColumns(reads []Read, path *mapping.AccessPath, c
 		set[m.PartitionKey] = true
 	}
 	return sortedNames(set)
+}
+
+// readFrom reports whether key column c of e comes with one of the
+// attributes in set that every item read has.
+func readFrom(set map[string]bool, e *mapping.Entity, c string, ix *mapping.Index) bool {
+	for attr := range set {
+		if holds(e, attr, c) && !sparse(e, attr, ix) {
+			return true
+		}
+	}
+	return false
 }
 
 // holds reports whether e's template of key attribute attr holds column c.
