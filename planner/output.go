@@ -10,6 +10,7 @@ import (
 // list, grouping, DISTINCT, ORDER BY and LIMIT.
 type output struct {
 	spread   bool          // a raw table's SELECT *: see Spread
+	at       []int         // the index in exprs of each select list item (a star: its first column)
 	starKeys [][]string    // the key attributes of each star's table, for Spread
 	starBase [][]string    // and its base key attributes
 	exprs    []parser.Expr // visible columns, then hidden sort keys
@@ -28,6 +29,7 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 	sel, sc := b.sel, b.sc
 	o := &output{distinct: sel.Distinct, limit: -1}
 	for _, c := range sel.Columns {
+		o.at = append(o.at, len(o.exprs))
 		if c.Star {
 			for i, sl := range sc.slots {
 				if (c.Table != "" && c.Table != sl.Alias) || sc.sub[i] {
@@ -132,20 +134,41 @@ func (b *selectBuilder) orderTerm(o *output, e parser.Expr, args []value.Value) 
 	if lit, ok := e.(*parser.Literal); ok {
 		if n, ok := lit.Value.(value.Number); ok {
 			r, _ := n.Rat()
-			if !r.IsInt() || r.Num().Int64() < 1 || r.Num().Int64() > int64(o.visible) {
+			if !r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() < 1 {
+				return nil, errs.New(errs.Invalid, "position %s is not a column of the select list (1 to %d)", n, o.visible)
+			}
+			// A raw table's * becomes as many columns as its rows hold
+			// attributes, known only once read: positions from it on
+			// cannot be counted when planning.
+			for _, x := range o.exprs[:min(r.Num().Int64(), int64(o.visible))] {
+				if c, ok := x.(*parser.Column); ok && c.Name == AllColumns {
+					return nil, errs.New(errs.Unsupported, "position %s counts the columns of %s.*, which are the attributes its items hold, known only once read", n, c.Table).
+						WithHint("name the column instead of its position")
+				}
+			}
+			if r.Num().Int64() > int64(o.visible) {
 				return nil, errs.New(errs.Invalid, "position %s is not a column of the select list (1 to %d)", n, o.visible)
 			}
 			return o.exprs[r.Num().Int64()-1], nil
 		}
 	}
 	if c, ok := e.(*parser.Column); ok && c.Table == "" {
-		for i, col := range b.sel.Columns {
-			if col.Alias == c.Name && !col.Star {
-				return o.exprs[i], nil
-			}
+		if x := b.aliased(o, c.Name); x != nil {
+			return x, nil
 		}
 	}
 	return b.sc.resolve(e, args)
+}
+
+// aliased returns the select list's expression called name with AS, or
+// nil.
+func (b *selectBuilder) aliased(o *output, name string) parser.Expr {
+	for i, col := range b.sel.Columns {
+		if col.Alias == name && !col.Star {
+			return o.exprs[o.at[i]]
+		}
+	}
+	return nil
 }
 
 // checkGrouped refuses a column outside aggregates that is not grouped on:
@@ -284,17 +307,15 @@ func (b *selectBuilder) resolveHaving(o *output, args []value.Value) (parser.Exp
 		if !ok || c.Table != "" || b.sc.hasColumn(c.Name) {
 			return x, nil
 		}
-		for i, col := range b.sel.Columns {
-			if col.Alias == c.Name && !col.Star {
-				return o.exprs[i], nil
-			}
+		if a := b.aliased(o, c.Name); a != nil {
+			return a, nil
 		}
 		return x, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return b.sc.resolve(aliased, args)
+	return b.sc.resolveCondition(aliased, args, "HAVING")
 }
 
 // columns returns the visible output columns with their types.

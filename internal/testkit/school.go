@@ -67,6 +67,7 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT id, credits * 2, credits + 1 FROM courses WHERE id IN ('math204', 'sem100')"},
 	{SQL: "SELECT COUNT(DISTINCT grade) FROM enrollments WHERE course_id = 'cs101'"},
 	{SQL: "SELECT e.student_id AS sid FROM enrollments e WHERE e.course_id = 'cs101' ORDER BY sid DESC LIMIT 5"},
+	{SQL: "SELECT *, student_id AS sid FROM enrollments WHERE course_id = 'math204' ORDER BY sid DESC"}, // an alias after a *
 	{SQL: "SELECT student_id, enrolledOn FROM enrollments WHERE course_id = 'math204' ORDER BY 2, 1"},
 	{SQL: "SELECT c.title, e.grade FROM enrollments e JOIN courses c ON c.id = e.course_id WHERE e.student_id IN ('a91', 'b07') ORDER BY c.title, e.grade"},
 	{SQL: "SELECT s.name, c.title FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id WHERE c.id = 'cs101' AND e.grade = 'A' ORDER BY s.name, s.id"},
