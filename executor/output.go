@@ -449,11 +449,30 @@ func (it *spreadIter) columns(ctx context.Context) ([]string, error) {
 		sort.Strings(rest)
 		it.names[i] = append(it.names[i], rest...)
 	}
+	// Two tables' attributes may share a name (a self-join): those are
+	// named by their table's alias, as the planner names other columns.
+	count := map[string]int{}
 	for c, name := range it.s.Names {
 		if i := slices.Index(it.s.Stars, c); i >= 0 {
-			it.cols = append(it.cols, it.names[i]...)
+			for _, k := range it.names[i] {
+				count[k]++
+			}
 		} else {
+			count[name]++
+		}
+	}
+	for c, name := range it.s.Names {
+		i := slices.Index(it.s.Stars, c)
+		if i < 0 {
 			it.cols = append(it.cols, name)
+			continue
+		}
+		alias := strings.TrimSuffix(name, "*")
+		for _, k := range it.names[i] {
+			if count[k] > 1 {
+				k = alias + k
+			}
+			it.cols = append(it.cols, k)
 		}
 	}
 	return it.cols, nil

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"fmt"
+
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/value"
@@ -74,7 +76,7 @@ func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool
 	s := len(sc.slots) - 1
 	sc.sub[s], sc.inner = true, s
 	defer func() { sc.inner = -1 }()
-	w, err := sc.resolve(sub.Where, args)
+	w, err := sc.resolveCondition(sub.Where, args, "WHERE")
 	if err != nil {
 		return err
 	}
@@ -82,7 +84,11 @@ func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool
 	var outer parser.Expr
 	if x != nil {
 		if len(sub.Columns) != 1 || sub.Columns[0].Star {
-			return errs.New(errs.Invalid, "x IN (SELECT ...) takes a subquery of one column, not %d", len(sub.Columns)).
+			n := fmt.Sprint(len(sub.Columns))
+			if sub.Columns[0].Star {
+				n = "every column (*)"
+			}
+			return errs.New(errs.Invalid, "x IN (SELECT ...) takes a subquery of one column, not %s", n).
 				At(sc.sql, t.Pos).WithHint("select the one column to compare with")
 		}
 		col, err := sc.resolve(sub.Columns[0].Expr, args)

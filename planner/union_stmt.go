@@ -49,6 +49,12 @@ func (p *Planner) planUnion(sql string, u *parser.Union, args []value.Value) (*P
 		if err != nil {
 			return nil, err
 		}
+		if sp, ok := side.Root.(*Spread); ok {
+			// Each side's * spreads into the attributes its own items
+			// hold: the sides' columns would not line up.
+			return nil, errs.New(errs.Unsupported, "a UNION of %s: its columns are the attributes the items hold, known only once read", sp.Names[sp.Stars[0]]).
+				WithHint("name the columns on each side of the UNION")
+		}
 		sides = append(sides, side)
 	}
 	cols := sides[0].Columns
