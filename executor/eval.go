@@ -73,12 +73,15 @@ func eval(e parser.Expr, en env) (value.Value, error) {
 		if err != nil || v == nil || p == nil {
 			return nil, err
 		}
-		s, ok1 := v.(string)
-		pat, ok2 := p.(string)
-		if !ok1 || !ok2 {
-			return nil, errs.New(errs.Invalid, "LIKE compares strings, got %s LIKE %s", value.Literal(v), value.Literal(p))
+		pat, ok := p.(string)
+		if !ok {
+			return nil, errs.New(errs.Invalid, "LIKE takes a string pattern, got %s", value.Literal(p))
 		}
-		return not(like(s, pat, x.Escape), x.Not), nil
+		// An attribute other programs write may hold a number in some
+		// items: it matches no pattern, as DynamoDB's begins_with, which
+		// serves LIKE 'prefix%' in filters, matches no number.
+		s, ok := v.(string)
+		return not(ok && like(s, pat, x.Escape), x.Not), nil
 	case *parser.IsNull:
 		v, err := eval(x.Expr, en)
 		if err != nil {
