@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -150,29 +151,39 @@ func (s *scope) typeOf(c *parser.Column) string {
 	return s.slots[s.byAlias[c.Table]].Entity.Columns[c.Name]
 }
 
-// checkTypes refuses comparisons of a column with a literal of another
-// type: DynamoDB would silently match nothing, and a key rendered from
-// the wrong type would read the wrong item.
+// checkTypes refuses comparisons of values of two types (a column with
+// a literal or another column, a condition with a number): DynamoDB
+// would silently match nothing, and a key rendered from the wrong type
+// would read the wrong item. Types are those the statement fixes
+// (exprType); a raw table's attribute has none.
 func (s *scope) checkTypes(e parser.Expr) error {
 	var err error
 	check := func(a, b parser.Expr) {
+		ta, tb := exprType(s, a), exprType(s, b)
+		if err != nil || ta == tb || !scalarType(ta) || !scalarType(tb) {
+			return
+		}
 		c, ok := a.(*parser.Column)
-		lit, ok2 := b.(*parser.Literal)
-		if !ok || !ok2 || lit.Value == nil || err != nil {
-			return
+		if !ok {
+			if c, ok = b.(*parser.Column); ok {
+				a, b, ta, tb = b, a, tb, ta
+			}
 		}
-		typ, got := s.typeOf(c), value.TypeName(lit.Value)
-		if typ == got || (typ != "S" && typ != "N" && typ != "B" && typ != "BOOL") {
-			return
+		what, pos := parser.Format(a), -1
+		if ok {
+			what, pos = fmt.Sprintf("column %s.%s", c.Table, c.Name), c.Pos
 		}
-		err = errs.New(errs.Invalid, "column %s.%s is %s but is compared with %s %s", c.Table, c.Name, typeWord[typ], typeWord[got], parser.Format(lit)).
-			At(s.sql, c.Pos).WithHint("%s", typeHint(typ))
+		hint := "compare values of one type: DynamoDB orders no number with a string"
+		if _, lit := b.(*parser.Literal); lit {
+			hint = typeHint(ta)
+		}
+		err = errs.New(errs.Invalid, "%s is %s but is compared with %s %s", what, typeWord[ta], typeWord[tb], parser.Format(b)).
+			At(s.sql, pos).WithHint("%s", hint)
 	}
 	parser.Walk(e, func(x parser.Expr) bool {
 		switch x := x.(type) {
 		case *parser.Compare:
 			check(x.L, x.R)
-			check(x.R, x.L)
 		case *parser.In:
 			for _, v := range x.List {
 				check(x.Expr, v)
@@ -186,6 +197,66 @@ func (s *scope) checkTypes(e parser.Expr) error {
 		return err == nil
 	})
 	return err
+}
+
+// scalarType reports whether typ is one that values compare within.
+func scalarType(typ string) bool { return typ == "S" || typ == "N" || typ == "B" || typ == "BOOL" }
+
+// resolveCondition resolves e, a WHERE, ON or HAVING (named by clause),
+// and refuses it unless it is a condition: SQL engines take a number
+// there as true when not zero (WHERE year), which DynamoDB has no notion
+// of, and which dynosql would otherwise take as unknown, matching
+// nothing.
+func (s *scope) resolveCondition(e parser.Expr, args []value.Value, clause string) (parser.Expr, error) {
+	out, err := s.resolve(e, args)
+	if err != nil || out == nil {
+		return out, err
+	}
+	return out, s.checkCondition(out, clause)
+}
+
+func (s *scope) checkCondition(e parser.Expr, clause string) error {
+	switch x := e.(type) {
+	case *parser.And:
+		if err := s.checkCondition(x.L, clause); err != nil {
+			return err
+		}
+		return s.checkCondition(x.R, clause)
+	case *parser.Or:
+		if err := s.checkCondition(x.L, clause); err != nil {
+			return err
+		}
+		return s.checkCondition(x.R, clause)
+	case *parser.Not:
+		return s.checkCondition(x.E, clause)
+	case *parser.Literal:
+		if _, ok := x.Value.(bool); ok || x.Value == nil {
+			return nil
+		}
+	case *parser.InSelect, *parser.Exists:
+		return nil
+	}
+	typ := exprType(s, e)
+	if typ == "BOOL" || typ == "" {
+		return nil
+	}
+	err := errs.New(errs.Invalid, "%s needs a condition, but %s is %s", clause, parser.Format(e), typeWord[typ])
+	if c, ok := e.(*parser.Column); ok {
+		err.At(s.sql, c.Pos)
+	}
+	if _, ok := e.(*parser.Literal); ok {
+		return err.WithHint("write TRUE or FALSE")
+	}
+	return err.WithHint("compare it: %s <> %s", parser.Format(e), zeroOf(typ))
+}
+
+// zeroOf is the value a condition on a bare value of type typ most
+// likely means to compare with.
+func zeroOf(typ string) string {
+	if typ == "N" {
+		return "0"
+	}
+	return "''"
 }
 
 var typeWord = map[string]string{"S": "a string (S)", "N": "a number (N)", "B": "a binary (B)", "BOOL": "a boolean (BOOL)",

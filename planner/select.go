@@ -169,7 +169,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 		if t.On == nil {
 			continue
 		}
-		on, err := sc.resolve(t.On, args)
+		on, err := sc.resolveCondition(t.On, args, "ON")
 		if err != nil {
 			return nil, err
 		}
@@ -189,7 +189,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 	if err != nil {
 		return nil, err
 	}
-	where, err := sc.resolve(outerWhere, args)
+	where, err := sc.resolveCondition(outerWhere, args, "WHERE")
 	if err != nil {
 		return nil, err
 	}

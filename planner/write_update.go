@@ -64,7 +64,7 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 		return nil, err
 	}
 	t := &target{e: sc.slots[0].Entity, alias: sc.slots[0].Alias, sc: sc}
-	resolved, err := sc.resolve(where, args)
+	resolved, err := sc.resolveCondition(where, args, "WHERE")
 	if err != nil {
 		return nil, err
 	}
