@@ -403,10 +403,11 @@ func (e *Entity) isAttributeName(name string) bool {
 	return name != "" && !slices.Contains(e.m.KeyAttrs(), name) && name != e.m.TypeAttribute
 }
 
-// Convert checks that v fits the column's type, turning a string that
-// spells a number into a Number for N columns read from keys. It returns
-// an error naming the column otherwise. An undeclared attribute of an
-// open entity takes any value.
+// Convert checks that v, written into column col, fits the column's
+// type, and returns an error naming the column otherwise: a string is
+// never taken for a number ('08' would be stored as 8, not as typed),
+// as comparisons refuse it too. An undeclared attribute of an open
+// entity takes any value.
 func (e *Entity) Convert(col string, v value.Value) (value.Value, error) {
 	typ := e.Columns[col]
 	if v == nil || typ == "" {
@@ -416,15 +417,14 @@ func (e *Entity) Convert(col string, v value.Value) (value.Value, error) {
 	if got == typ {
 		return v, nil
 	}
-	if typ == "N" {
-		if s, ok := v.(string); ok {
-			if n, ok := value.ParseNumber(s); ok {
-				return n, nil
-			}
-		}
-	}
 	if typ == "L" && got == "SS" {
 		return v, nil
 	}
-	return nil, errs.New(errs.Invalid, "column %s.%s is %s, got %s %s", e.Name, col, typ, got, value.Literal(v))
+	err := errs.New(errs.Invalid, "column %s.%s is %s, got %s %s", e.Name, col, typ, got, value.Literal(v))
+	if s, ok := v.(string); ok && typ == "N" {
+		if _, ok := value.ParseNumber(s); ok {
+			return nil, err.WithHint("write the number without quotes")
+		}
+	}
+	return nil, err
 }
