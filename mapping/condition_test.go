@@ -35,6 +35,8 @@ func TestSortKeyConditionsAreTheTightestDynamoDBTakes(t *testing.T) {
 	orders := m.Entities["orders"].Key("SK")
 	ver := m.Entities["posts"].Key("ver")
 	seq := m.Entities["events"].Key("SK")
+	place := m.Entities["events"].Key("PK")
+	blob := m.Entities["blobs"].Key("blob")
 	b := func(op string, v value.Value) mapping.Bound { return mapping.Bound{Op: op, Value: v} }
 	cases := []struct {
 		name   string
@@ -67,6 +69,13 @@ func TestSortKeyConditionsAreTheTightestDynamoDBTakes(t *testing.T) {
 		{"a number key's empty range", ver, nil, []mapping.Bound{b(">", value.Number("5")), b("<", value.Number("5"))}, "empty"},
 		{"a number key ignores LIKE", ver, nil, []mapping.Bound{b("prefix", "1")}, "none"},
 		{"a number inside a string key sorts as text: no range", seq, nil, []mapping.Bound{b(">", value.Number("9"))}, `begins_with "EV#"`},
+		// DynamoDB refuses an empty bound; no key is empty.
+		{">= '' on a whole string key admits every key", place, nil, []mapping.Bound{b(">=", "")}, "none"},
+		{"> '' admits every key", place, nil, []mapping.Bound{b(">", "")}, "none"},
+		{"<= '' admits none", place, nil, []mapping.Bound{b("<=", "")}, "empty"},
+		{"BETWEEN '' AND 'm' is <= 'm'", place, nil, []mapping.Bound{b(">=", ""), b("<=", "m")}, `<= "m"`},
+		{">= x'' on a binary key admits every key", blob, nil, []mapping.Bound{b(">=", value.Binary{})}, "none"},
+		{"< x'' admits none", blob, nil, []mapping.Bound{b("<", value.Binary{})}, "empty"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package mapping
 import (
 	"encoding/hex"
 	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -272,6 +273,36 @@ type SortCondition struct {
 // followed by literal text ("ORDER#{date}#{id}") becomes a BETWEEN whose
 // bounds admit no neighbour such as "2024-05-01X" for date <= '2024-05-01'.
 func (k *Key) Condition(fixed Row, bounds []Bound) *SortCondition {
+	return withoutEmptyBound(k.condition(fixed, bounds))
+}
+
+// withoutEmptyBound rewrites a condition with an empty string or binary
+// bound, which DynamoDB refuses in a key condition: no key is empty, so
+// such a bound admits every key (>= ”) or none (= ”, <= ”).
+func withoutEmptyBound(c *SortCondition) *SortCondition {
+	if c == nil || c.Empty || !slices.ContainsFunc(c.Values, emptyAttr) {
+		return c
+	}
+	switch {
+	case c.Op == ">" || c.Op == ">=" || c.Op == "begins_with":
+		return nil
+	case c.Op == "BETWEEN" && !emptyAttr(c.Values[1]):
+		return &SortCondition{Op: "<=", Values: c.Values[1:]}
+	}
+	return &SortCondition{Empty: true}
+}
+
+func emptyAttr(av types.AttributeValue) bool {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		return x.Value == ""
+	case *types.AttributeValueMemberB:
+		return len(x.Value) == 0
+	}
+	return false
+}
+
+func (k *Key) condition(fixed Row, bounds []Bound) *SortCondition {
 	if k.Type != KeyS {
 		col := k.Parts[0].Column
 		if _, ok := fixed[col]; ok {
