@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	_ "modernc.org/sqlite" // SQLite, the oracle for LIKE
+
+	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/value"
 )
 
 func TestLike(t *testing.T) {
@@ -82,6 +85,25 @@ func TestLikeAgreesWithSQLite(t *testing.T) {
 		}
 		if got := like(s, p, '\\'); got != want {
 			t.Errorf("like(%q, %q) = %v, SQLite says %v", s, p, got, want)
+		}
+	}
+}
+
+// constEnv evaluates expressions of literals only.
+type constEnv struct{}
+
+func (constEnv) column(*parser.Column) value.Value  { return nil }
+func (constEnv) aggregate(*parser.Func) value.Value { return nil }
+
+// A value that is not a string (a number some items of a raw table
+// hold) matches no LIKE pattern and every NOT LIKE one, as DynamoDB's
+// begins_with matches no number, instead of failing the statement.
+func TestLikeOfANumberMatchesNothing(t *testing.T) {
+	for _, not := range []bool{false, true} {
+		like := &parser.Like{Expr: &parser.Literal{Value: value.Number("7.5")}, Pattern: &parser.Literal{Value: "7%"}, Not: not, Escape: '\\'}
+		got, err := eval(like, constEnv{})
+		if err != nil || got != not {
+			t.Errorf("7.5 LIKE '7%%' (NOT %v): %v, %v; want %v", not, got, err, not)
 		}
 	}
 }
