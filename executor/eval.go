@@ -128,7 +128,11 @@ func compare(op string, l, r value.Value) value.Value {
 		if op == "=" || op == "<>" {
 			return value.Equal(l, r) == (op == "=")
 		}
-		return nil
+		// Values of two types (a raw table's attribute may hold either)
+		// have no order: DynamoDB's filters take such a comparison as
+		// false, and so does the client, so that a condition means one
+		// thing wherever it is checked (NOT (n > 'x') keeps a number n).
+		return false
 	}
 	switch op {
 	case "=":

@@ -107,3 +107,15 @@ func TestLikeOfANumberMatchesNothing(t *testing.T) {
 		}
 	}
 }
+
+// Values of two types have no order: a comparison of them is false, as
+// in DynamoDB's filters, not unknown, so its NOT is true.
+func TestComparisonAcrossTypesIsFalse(t *testing.T) {
+	gt := &parser.Compare{Op: ">", L: &parser.Literal{Value: value.Number("5")}, R: &parser.Literal{Value: "x"}}
+	for _, e := range []parser.Expr{gt, &parser.Not{E: gt}} {
+		got, err := eval(e, constEnv{})
+		if _, isNot := e.(*parser.Not); err != nil || got != isNot {
+			t.Errorf("%s: %v, %v; want %v", parser.Format(e), got, err, isNot)
+		}
+	}
+}
