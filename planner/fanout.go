@@ -64,7 +64,7 @@ func (f *FanOut) FindInput(key value.Value) (*dynamodb.QueryInput, error) {
 		sk = p.SK.Condition(nil, nil)
 	}
 	proj, _ := projection(f.Project())
-	expr, err := expression.NewBuilder().WithKeyCondition(mapping.KeyCondition(p.PKAttr, pk, p.SKAttr, sk)).WithProjection(proj).Build()
+	expr, err := build(expression.NewBuilder().WithKeyCondition(keyCondition(p.PKAttr, pk, p.SKAttr, sk)).WithProjection(proj))
 	if err != nil {
 		return nil, internal("building the copies' Query: %v", err)
 	}
@@ -102,7 +102,7 @@ func (f *FanOut) sourceCondition(want value.Value) expression.ConditionBuilder {
 
 // copyUpdate builds the update of one copy to want, guarded by the value
 // the Query saw, and by more.
-func (f *FanOut) copyUpdate(t CopyTarget, want value.Value, more ...expression.ConditionBuilder) (expression.Expression, error) {
+func (f *FanOut) copyUpdate(t CopyTarget, want value.Value, more ...expression.ConditionBuilder) (builtExpr, error) {
 	name := attrName(f.Copy.Column)
 	var ub expression.UpdateBuilder
 	switch {
@@ -118,8 +118,8 @@ func (f *FanOut) copyUpdate(t CopyTarget, want value.Value, more ...expression.C
 		seen = expression.Equal(name, expression.Value(explainAttr(t.Current)))
 	}
 	pk := f.Copier().Mapping().PartitionKey
-	expr, err := expression.NewBuilder().WithUpdate(ub).
-		WithCondition(andAll(expression.AttributeExists(attrName(pk)), append([]expression.ConditionBuilder{seen}, more...)...)).Build()
+	expr, err := build(expression.NewBuilder().WithUpdate(ub).
+		WithCondition(andAll(expression.AttributeExists(attrName(pk)), append([]expression.ConditionBuilder{seen}, more...)...)))
 	if err != nil {
 		return expr, internal("building a copy's update: %v", err)
 	}
@@ -131,7 +131,7 @@ func (f *FanOut) copyUpdate(t CopyTarget, want value.Value, more ...expression.C
 // update per target. Each action returns the item it found when its
 // condition fails.
 func (f *FanOut) TransactInput(srcKey map[string]types.AttributeValue, want value.Value, targets []CopyTarget) (*dynamodb.TransactWriteItemsInput, error) {
-	check, err := expression.NewBuilder().WithCondition(f.sourceCondition(want)).Build()
+	check, err := build(expression.NewBuilder().WithCondition(f.sourceCondition(want)))
 	if err != nil {
 		return nil, internal("building the source's check: %v", err)
 	}
@@ -252,7 +252,7 @@ func (c *CopyCheck) Requests() []*Request {
 func (f *FanOut) RereadInput(keys []map[string]types.AttributeValue) (*dynamodb.BatchGetItemInput, error) {
 	m := f.Copier().Mapping()
 	proj, _ := projection(append(m.BaseKeyAttrs(), f.Copy.Column))
-	expr, err := expression.NewBuilder().WithProjection(proj).Build()
+	expr, err := build(expression.NewBuilder().WithProjection(proj))
 	if err != nil {
 		return nil, internal("projection: %v", err)
 	}

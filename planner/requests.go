@@ -20,10 +20,6 @@ import (
 // for the row in flight; EXPLAIN describes what they build with
 // placeholders (Explaining). Nothing else makes a read request.
 
-// attrName names an attribute in an expression. Names are never split on
-// dots: "a.b" is one attribute, as the mapping and the items spell it.
-func attrName(attr string) expression.NameBuilder { return expression.NameNoDotSplit(attr) }
-
 // Requests whose key uses no column of another row are the same every
 // time their plan runs, and a plan is cached and run again and again
 // (scripts, the shell, database/sql). So they are built once, on first
@@ -70,7 +66,7 @@ func (g *GetItem) build(b Binder) (*dynamodb.GetItemInput, error) {
 	in := &dynamodb.GetItemInput{TableName: aws.String(g.Table), Key: key, ConsistentRead: aws.Bool(g.Consistent),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
 	if p, ok := projection(g.Project); ok {
-		expr, err := expression.NewBuilder().WithProjection(p).Build()
+		expr, err := build(expression.NewBuilder().WithProjection(p))
 		if err != nil {
 			return nil, internal("projection: %v", err)
 		}
@@ -118,7 +114,7 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 		if q.SK != nil {
 			skAttr = q.SK.Key.Attr
 		}
-		eb := expression.NewBuilder().WithKeyCondition(mapping.KeyCondition(pkv.Attr(), pk, skAttr, sk))
+		eb := expression.NewBuilder().WithKeyCondition(keyCondition(pkv.Attr(), pk, skAttr, sk))
 		if q.Filter != nil {
 			f, err := condition(q.Filter)
 			if err != nil {
@@ -129,7 +125,7 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 		if p, ok := projection(q.Project); ok && !q.CountOnly {
 			eb = eb.WithProjection(p)
 		}
-		expr, err := eb.Build()
+		expr, err := build(eb)
 		if err != nil {
 			return nil, internal("building the Query expression: %v", err)
 		}
@@ -183,7 +179,7 @@ func (bg *BatchGet) buildProjection() (builtProjection, error) {
 	if !ok {
 		return builtProjection{}, nil
 	}
-	expr, err := expression.NewBuilder().WithProjection(p).Build()
+	expr, err := build(expression.NewBuilder().WithProjection(p))
 	if err != nil {
 		return builtProjection{}, internal("projection: %v", err)
 	}

@@ -56,7 +56,7 @@ func (s *Scan) Build(segment int) (*dynamodb.ScanInput, error) {
 		Segment: aws.Int32(int32(segment)), TotalSegments: aws.Int32(int32(s.Segments)),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
 	if s.Filter != nil || len(s.Project) > 0 {
-		expr, err := eb.Build()
+		expr, err := build(eb)
 		if err != nil {
 			return nil, internal("building the Scan expression: %v", err)
 		}

@@ -19,8 +19,8 @@ import (
 // rows of placeholders (explainRow).
 
 // notExists guards an INSERT: attribute_not_exists(partition key).
-func notExists(pkAttr string) (expression.Expression, error) {
-	return expression.NewBuilder().WithCondition(expression.AttributeNotExists(attrName(pkAttr))).Build()
+func notExists(pkAttr string) (builtExpr, error) {
+	return build(expression.NewBuilder().WithCondition(expression.AttributeNotExists(attrName(pkAttr))))
 }
 
 // PutInput builds the guarded PutItem of one new item.
@@ -68,7 +68,7 @@ func FillInput(table string, c *mapping.Copy, key value.Value) (*dynamodb.GetIte
 	if err != nil {
 		return nil, err
 	}
-	proj, err := expression.NewBuilder().WithProjection(expression.NamesList(attrName(c.SourceColumn))).Build()
+	proj, err := build(expression.NewBuilder().WithProjection(expression.NamesList(attrName(c.SourceColumn))))
 	if err != nil {
 		return nil, internal("projection: %v", err)
 	}
@@ -166,7 +166,7 @@ func (u *UpdateRows) UpdateInput(key map[string]types.AttributeValue, row mappin
 		ub = ub.Set(name, expression.Value(value.ToAttr(a.Expr.(*parser.Literal).Value)))
 	}
 	cond := andAll(expression.AttributeExists(attrName(u.PKAttr)), append(more, typeGuard(u.Entity)...)...)
-	expr, err := expression.NewBuilder().WithUpdate(ub).WithCondition(cond).Build()
+	expr, err := build(expression.NewBuilder().WithUpdate(ub).WithCondition(cond))
 	if err != nil {
 		return nil, internal("building the UpdateItem expression: %v", err)
 	}
@@ -248,7 +248,7 @@ func sameKey(key, item map[string]types.AttributeValue) bool {
 // reads, is still absent. (An attribute of another program's, added in
 // between, cannot be named in advance: it is the one change the guard
 // does not see.)
-func (u *UpdateRows) asFound(found map[string]types.AttributeValue) (expression.Expression, error) {
+func (u *UpdateRows) asFound(found map[string]types.AttributeValue) (builtExpr, error) {
 	names := map[string]bool{}
 	for attr := range found {
 		names[attr] = true
@@ -274,9 +274,9 @@ func (u *UpdateRows) asFound(found map[string]types.AttributeValue) (expression.
 			more = append(more, expression.AttributeNotExists(name))
 		}
 	}
-	expr, err := expression.NewBuilder().WithCondition(andAll(expression.AttributeExists(attrName(u.PKAttr)), more...)).Build()
+	expr, err := build(expression.NewBuilder().WithCondition(andAll(expression.AttributeExists(attrName(u.PKAttr)), more...)))
 	if err != nil {
-		return expression.Expression{}, internal("building the move guard: %v", err)
+		return builtExpr{}, internal("building the move guard: %v", err)
 	}
 	return expr, nil
 }
@@ -305,7 +305,7 @@ func (d *DeleteRows) deleteInput(key map[string]types.AttributeValue, row mappin
 	}
 	conds = append(conds, typeGuard(d.Entity)...)
 	if len(conds) > 0 {
-		expr, err := expression.NewBuilder().WithCondition(andAll(conds[0], conds[1:]...)).Build()
+		expr, err := build(expression.NewBuilder().WithCondition(andAll(conds[0], conds[1:]...)))
 		if err != nil {
 			return nil, internal("building the DeleteItem condition: %v", err)
 		}
