@@ -15,6 +15,35 @@ import (
 type exprWriter struct {
 	names map[string]string
 	vals  map[string]types.AttributeValue
+	// standIns is set when a name holds a bracket, which the builder
+	// would read as a list index: every name is then written as its
+	// stand-in (standIn) and the #names put back with realNames, as
+	// dynosql builds them (planner/names.go).
+	standIns bool
+}
+
+// newExprWriter writes the expressions whose #names and :values are
+// names and vals.
+func newExprWriter(names map[string]string, vals map[string]types.AttributeValue) exprWriter {
+	w := exprWriter{names: names, vals: vals}
+	for _, n := range names {
+		if strings.ContainsAny(n, "[]") {
+			w.standIns = true
+		}
+	}
+	return w
+}
+
+// nameEscaper spells a name as its stand-in: the name with '%', '[' and
+// ']' escaped, which the builder takes as one whole attribute.
+var nameEscaper = strings.NewReplacer("%", "%25", "[", "%5B", "]", "%5D")
+
+// attr is the name the code gives the builder for attribute n.
+func (w exprWriter) attr(n string) string {
+	if w.standIns {
+		return nameEscaper.Replace(n)
+	}
+	return n
 }
 
 // name writes a path as expression.Name, or NameNoDotSplit for one
@@ -30,6 +59,10 @@ func (w exprWriter) name(path []string) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("no attribute name for %s", el)
 		}
+		if strings.ContainsAny(n, "[]") && len(path) == 1 {
+			return "expression.NameNoDotSplit(" + strconv.Quote(w.attr(n)) + ")", nil
+		}
+		n = w.attr(n)
 		if strings.ContainsAny(n, ".[]") {
 			if len(path) > 1 {
 				return "", fmt.Errorf("attribute %q inside a document path cannot be written with the expression builder", n)
@@ -195,7 +228,7 @@ func (w exprWriter) keyCond(c *cond) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("no attribute name for %s", c.args[0].path[0])
 	}
-	key := "expression.Key(" + strconv.Quote(attr) + ")"
+	key := "expression.Key(" + strconv.Quote(w.attr(attr)) + ")"
 	var vals []string
 	for _, a := range c.args[1:] {
 		if a.kind != "value" {

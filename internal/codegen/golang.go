@@ -142,7 +142,7 @@ func goImports(src string) (string, error) {
 
 // knownImports are the packages the code written may use, in order.
 var knownImports = []string{
-	"context", "encoding/json", "errors", "fmt", "log",
+	"context", "encoding/json", "errors", "fmt", "log", "strings",
 	"github.com/aws/aws-sdk-go-v2/aws",
 	"github.com/aws/aws-sdk-go-v2/config",
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue",
@@ -154,10 +154,14 @@ var knownImports = []string{
 // goHelpers are the functions that print what comes back, when body
 // calls them.
 func goHelpers(body string) string {
-	if !strings.Contains(body, "printItem") {
-		return ""
+	var helpers string
+	if strings.Contains(body, "realNames(") {
+		helpers += realNamesHelper
 	}
-	return `
+	if !strings.Contains(body, "printItem") {
+		return helpers
+	}
+	return helpers + `
 // printItems prints items as JSON lines, numbers exactly as stored.
 func printItems(items []map[string]types.AttributeValue) {
 	for _, item := range items {
@@ -197,6 +201,22 @@ func jsonNumbers(v any) any {
 }
 `
 }
+
+// realNamesHelper puts back, in an expression's #names, the attribute
+// names whose brackets the code spells as stand-ins (see standIn).
+const realNamesHelper = `
+// realNames puts back the attribute names the expression builder was
+// given as stand-ins: it reads x[0] as element 0 of list x and refuses
+// other brackets, so a name that holds one is written with %5B for [,
+// %5D for ] and %25 for %.
+func realNames(names map[string]string) map[string]string {
+	r := strings.NewReplacer("%25", "%", "%5B", "[", "%5D", "]")
+	for p, n := range names {
+		names[p] = r.Replace(n)
+	}
+	return names
+}
+`
 
 // goRequest writes one request: its expressions built, its input, the
 // call and what it prints.

@@ -71,7 +71,7 @@ func (lw *literalWriter) value(v reflect.Value) (string, error) {
 // builder declared first.
 func (lw *literalWriter) structLit(v reflect.Value) (string, error) {
 	t := v.Type()
-	expr, err := lw.builder(v)
+	expr, standIns, err := lw.builder(v)
 	if err != nil {
 		return "", err
 	}
@@ -83,6 +83,10 @@ func (lw *literalWriter) structLit(v reflect.Value) (string, error) {
 			continue
 		}
 		if m, ok := exprFields[f.Name]; ok {
+			if m == "Names" && standIns {
+				b.WriteString(f.Name + ": realNames(" + expr + ".Names()),\n")
+				continue
+			}
 			b.WriteString(f.Name + ": " + expr + "." + m + "(),\n")
 			continue
 		}
@@ -155,8 +159,9 @@ func elemRef(t reflect.Type) string {
 }
 
 // builder declares the expression builder of a struct's expressions,
-// if it has any, and returns its variable's name.
-func (lw *literalWriter) builder(v reflect.Value) (string, error) {
+// if it has any, and returns its variable's name, and whether it names
+// attributes by stand-ins (exprWriter.standIns).
+func (lw *literalWriter) builder(v reflect.Value) (string, bool, error) {
 	field := func(name string) string {
 		f := v.FieldByName(name)
 		if !f.IsValid() || f.IsNil() {
@@ -164,13 +169,15 @@ func (lw *literalWriter) builder(v reflect.Value) (string, error) {
 		}
 		return f.Elem().String()
 	}
-	w := exprWriter{}
+	var names map[string]string
+	var vals map[string]types.AttributeValue
 	if f := v.FieldByName("ExpressionAttributeNames"); f.IsValid() {
-		w.names, _ = f.Interface().(map[string]string)
+		names, _ = f.Interface().(map[string]string)
 	}
 	if f := v.FieldByName("ExpressionAttributeValues"); f.IsValid() {
-		w.vals, _ = f.Interface().(map[string]types.AttributeValue)
+		vals, _ = f.Interface().(map[string]types.AttributeValue)
 	}
+	w := newExprWriter(names, vals)
 	var parts []string
 	for _, e := range []struct {
 		field, with string
@@ -206,12 +213,12 @@ func (lw *literalWriter) builder(v reflect.Value) (string, error) {
 		}
 		code, err := e.write(text)
 		if err != nil {
-			return "", errs.New(errs.Internal, "%s: %v", e.field, err).Wrap(err)
+			return "", false, errs.New(errs.Internal, "%s: %v", e.field, err).Wrap(err)
 		}
 		parts = append(parts, e.with+"(\n"+code+",\n)")
 	}
 	if len(parts) == 0 {
-		return "", nil
+		return "", false, nil
 	}
 	name := "expr"
 	if len(lw.exprs) > 0 {
@@ -219,7 +226,7 @@ func (lw *literalWriter) builder(v reflect.Value) (string, error) {
 	}
 	lw.exprs = append(lw.exprs, name+", err := expression.NewBuilder().\n"+strings.Join(parts, ".\n")+
 		".\nBuild()\nif err != nil {\nlog.Fatal(err)\n}\n")
-	return name, nil
+	return name, w.standIns, nil
 }
 
 func (w exprWriter) condition(s string) (string, error) {
