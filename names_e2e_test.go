@@ -2,6 +2,7 @@ package dynosql_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -182,6 +183,44 @@ func TestRawAttributeNamesAreWholeNames(t *testing.T) {
 	n.exec(t, "DELETE FROM "+T+" WHERE id IN (65, 55) AND `c]` = 'c2'", 1)
 	n.exec(t, "DELETE FROM "+T+" WHERE id = 89 AND `x[0]` = 'new'", 1)
 	n.rows(t, "SELECT id FROM "+T+" WHERE id IN (89, 88, 66, 65, 55)", []value.Value{value.Number("55")})
+}
+
+// A column named * would be read as SELECT *'s every column: it is
+// refused, before anything is sent, and SELECT * still reads an item
+// that holds an attribute of that name.
+func TestAColumnNamedStarIsRefused(t *testing.T) {
+	ctx := context.Background()
+	client := ddblocal.Client(t)
+	n := namesTable{client: client, table: ddblocal.UniqueTable(t, "PkN")}
+	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(n.table),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeN}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(n.table)})
+	})
+	n.put(t, map[string]types.AttributeValue{"id": &types.AttributeValueMemberN{Value: "77"},
+		"*": &types.AttributeValueMemberS{Value: "star"}, "v": &types.AttributeValueMemberS{Value: "w"}})
+	if n.db, err = dynosql.Open(ctx, nil, client); err != nil {
+		t.Fatal(err)
+	}
+	T := "`" + n.table + "`"
+	for _, sql := range []string{
+		"SELECT `*` FROM " + T + " WHERE id = 77",
+		"SELECT id FROM " + T + " WHERE id = 77 AND `*` = 'star'",
+		"UPDATE " + T + " SET `*` = 'x' WHERE id = 77",
+		"INSERT INTO " + T + " (id, `*`) VALUES (78, 'x')",
+	} {
+		_, err := n.db.Explain(sql)
+		if !errors.Is(err, dynosql.ErrUnsupported) || !strings.Contains(err.Error(), "column named *") {
+			t.Errorf("%s: got %v, want a column named * refused", sql, err)
+		}
+	}
+	n.rows(t, "SELECT * FROM "+T+" WHERE id = 77", []value.Value{value.Number("77"), "star", "w"})
+	n.rows(t, "SELECT id, v FROM "+T+" WHERE id = 77", []value.Value{value.Number("77"), "w"})
 }
 
 // Mapped attribute names are any string too: key attributes, columns

@@ -95,6 +95,10 @@ func (m *Mapping) checkEntity(e *Entity) error {
 		return m.fail(where+".columns", "no columns")
 	}
 	for col, typ := range e.Columns {
+		if col == "*" {
+			return m.fail(where+".columns."+col, "a column cannot be named *, which SQL reads as every column").
+				WithHint("name the column as SQL can: rename the attribute")
+		}
 		if !slices.Contains(columnTypes, typ) {
 			return m.fail(where+".columns."+col, "type %q is not one of %s", typ, strings.Join(columnTypes, ", "))
 		}

@@ -88,6 +88,12 @@ func TestLoadRefusesABrokenMappingNamingTheFileEntityAndField(t *testing.T) {
 			old:  "name: S}", new: "name: STRING}",
 			want: []string{"broken.yaml", "entities.students.columns.name", `"STRING"`},
 		},
+		{
+			// SQL reads * as every column (SELECT *), never as one.
+			name: "a column named *",
+			old:  "name: S}", new: `name: S, "*": S}`,
+			want: []string{"broken.yaml", "entities.students.columns.*", "cannot be named *"},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+" is refused", func(t *testing.T) {

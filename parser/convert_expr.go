@@ -308,7 +308,20 @@ func (c *converter) column(n *sqlparser.ColName) (Expr, *errs.Error) {
 			WithHint("write table.column or column")
 	}
 	q, name, pos := c.name(n.Qualifier.Name.String(), n.Name.String())
+	if name == "*" {
+		return nil, starColumn(c.orig, pos)
+	}
 	return &Column{Table: q, Name: name, Pos: pos}, nil
+}
+
+// starColumn refuses a column named * (written `*`): the planner's name
+// for every column of SELECT *, which such a column would be read as.
+func starColumn(sql string, pos int) *errs.Error {
+	e := errs.New(errs.Unsupported, "a column named * is not supported: * stands for every column")
+	if pos >= 0 {
+		e.At(sql, pos)
+	}
+	return e.WithHint("SELECT * returns an attribute named * among the others; no statement can name it alone")
 }
 
 // call converts an aggregate call; every other function is refused.

@@ -37,6 +37,9 @@ func (c *converter) insert(s *sqlparser.Insert) (*Insert, *errs.Error) {
 	seen := map[string]bool{}
 	for _, col := range s.Columns {
 		_, name, pos := c.name("", col.String())
+		if name == "*" {
+			return nil, starColumn(c.orig, pos)
+		}
 		if seen[name] {
 			return nil, errs.New(errs.Syntax, "column %s is listed twice", name).At(c.orig, pos)
 		}

@@ -80,6 +80,12 @@ func (d *drafter) attributeColumns(e *entity) {
 	}
 	for _, name := range sortedKeys(e.cols) {
 		c := e.cols[name]
+		if name == "*" {
+			// SQL reads * as every column: a mapping cannot have it.
+			e.notes = append(e.notes, "attribute * cannot be a column (SQL reads * as every column): left out")
+			delete(e.cols, name)
+			continue
+		}
 		if !d.typeColumn(e, c) {
 			delete(e.cols, name)
 		}

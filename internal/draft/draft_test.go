@@ -258,3 +258,21 @@ func TestAnEmptyTableGivesOneEntityOfBareKeys(t *testing.T) {
 		t.Errorf("the draft does not say the sample is empty:\n%s", out)
 	}
 }
+
+// An attribute named * cannot be a column (SQL reads * as every column,
+// and a mapping with one does not load): the draft leaves it out and
+// says so. Brackets and dots are names like any other.
+func TestAnAttributeNamedStarIsLeftOut(t *testing.T) {
+	in := draft.Input{Table: table(), Items: []draft.Item{
+		item("PK", "u1", "SK", "PROFILE", "*", "star", "x[0]", "br", "d.e", "de"),
+		item("PK", "u2", "SK", "PROFILE", "x[0]", "br"),
+	}}
+	m, out := drafted(t, in, map[int]string{0: "shop", 1: "shop"})
+	want := "shop PK={pk} SK=PROFILE | d.e:S pk:S x[0]:S"
+	if got := summary(m); got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(out, "attribute * cannot be a column") {
+		t.Errorf("the draft does not say why * is left out:\n%s", out)
+	}
+}
