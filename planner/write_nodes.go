@@ -171,10 +171,11 @@ func fillRequest(table string, e *mapping.Entity, c *mapping.Copy) *Request {
 // one Key names, or each row Read finds) is read again whole, strongly
 // consistent and without a projection, and its new item is that item
 // with the assignments applied and its key attributes rendered again,
-// so that attributes the mapping does not declare are kept. It is
-// written guarded by every attribute being as that read found it, as a
-// Delete of the old key and a Put of the new one in one
-// TransactWriteItems when the base key changes, else as one guarded Put.
+// every other attribute (those the mapping does not declare too) kept
+// exactly as stored (MovedItem). It is written guarded by every
+// attribute being as that read found it, as a Delete of the old key and
+// a Put of the new one in one TransactWriteItems when the base key
+// changes, else as one guarded Put.
 type UpdateRows struct {
 	Table  string
 	PKAttr string

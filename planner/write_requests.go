@@ -184,23 +184,47 @@ func (u *UpdateRows) MoveReadInput(key map[string]types.AttributeValue) *dynamod
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
 }
 
-// MovedItem is the item a move writes: the item found with the new row's
-// columns and key attributes (rendered again) in place of the mapping's
-// own attributes, and every attribute the mapping does not declare (a
-// TTL, a version another program keeps) as found.
+// MovedItem is the item a move writes: the item found, every attribute
+// exactly as stored, with what the move changes put in its place: the
+// columns the statement assigns and the copies it refills, from next (the
+// row as written; a NULL removes the attribute), and the entity's key
+// attributes and type attribute, rendered again from next. An attribute
+// the move does not change is not decoded and encoded again, which would
+// change what is stored: DynamoDB's NULL reads as no value, a binary set
+// as a list of binaries.
 func (u *UpdateRows) MovedItem(found map[string]types.AttributeValue, next mapping.Row) (map[string]types.AttributeValue, error) {
 	rendered, err := u.Entity.Item(next)
 	if err != nil {
 		return nil, err
 	}
 	item := make(map[string]types.AttributeValue, len(found)+len(rendered))
-	for attr, v := range found {
-		if !u.Entity.Owns(attr) {
+	maps.Copy(item, found)
+	for _, attr := range u.movedAttrs() {
+		if v, ok := rendered[attr]; ok {
 			item[attr] = v
+		} else {
+			delete(item, attr)
 		}
 	}
-	maps.Copy(item, rendered)
 	return item, nil
+}
+
+// movedAttrs returns the attributes a move writes anew rather than as
+// found: the entity's key attributes and type attribute, which the
+// mapping renders from the row, and the columns the statement assigns
+// or refills from their source.
+func (u *UpdateRows) movedAttrs() []string {
+	attrs := u.Entity.KeyAttrs()
+	if t := u.Entity.Mapping().TypeAttribute; t != "" && u.Entity.Type != "" {
+		attrs = append(attrs, t)
+	}
+	for _, a := range u.Set {
+		attrs = append(attrs, a.Column)
+	}
+	for _, c := range u.Fills {
+		attrs = append(attrs, c.Column)
+	}
+	return attrs
 }
 
 // MoveWriteInputs builds the writes of a move: one PutItem when the base

@@ -1,0 +1,244 @@
+package dynosql_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/internal/ddblocal"
+	"github.com/dynosql/dynosql/internal/testkit"
+)
+
+// An UPDATE that sets a key column moves the item: it reads it whole and
+// writes it under the new key. Everything the statement does not change
+// must arrive as it was stored, of the same DynamoDB type: a move is not
+// a reason to turn a binary set into a list or to drop a NULL.
+
+// thingsDesign is an open entity (attributes it does not declare are
+// read and written by name) with a declared column, note, that other
+// programs may store as DynamoDB's NULL.
+const thingsDesign = `
+table: Things
+partition_key: PK
+sort_key: SK
+entities:
+  things:
+    keys: {PK: "T#{id}", SK: "META"}
+    columns: {id: S, note: S, n: N}
+    open: true
+`
+
+// rawTable creates a table no mapping describes, keyed by pk (S) and sk
+// of type skType, on the fixture's backend, and returns its name as SQL
+// writes it: the DB reads it raw, its attributes as columns.
+func rawTable(t *testing.T, fx *testkit.Fixture, pkType, skType types.ScalarAttributeType) string {
+	t.Helper()
+	name := ddblocal.UniqueTable(t, "Raw")
+	ctx := context.Background()
+	_, err := fx.Client.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: pkType},
+			{AttributeName: aws.String("sk"), AttributeType: skType}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = fx.Client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	})
+	return name
+}
+
+func put(t *testing.T, fx *testkit.Fixture, table string, item map[string]types.AttributeValue) {
+	t.Helper()
+	if _, err := fx.Client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func get(t *testing.T, fx *testkit.Fixture, table string, key map[string]types.AttributeValue) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := fx.Client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Item
+}
+
+// with returns item with the attributes of changes put in.
+func with(item map[string]types.AttributeValue, changes map[string]types.AttributeValue) map[string]types.AttributeValue {
+	out := maps.Clone(item)
+	maps.Copy(out, changes)
+	return out
+}
+
+// avText writes an attribute value with its DynamoDB type at every level,
+// sets sorted and maps by key, so that two items compare as text.
+func avText(av types.AttributeValue) string {
+	switch x := av.(type) {
+	case nil:
+		return "(absent)"
+	case *types.AttributeValueMemberS:
+		return fmt.Sprintf("{S %q}", x.Value)
+	case *types.AttributeValueMemberN:
+		return "{N " + x.Value + "}"
+	case *types.AttributeValueMemberB:
+		return fmt.Sprintf("{B %x}", x.Value)
+	case *types.AttributeValueMemberBOOL:
+		return fmt.Sprintf("{BOOL %v}", x.Value)
+	case *types.AttributeValueMemberNULL:
+		return fmt.Sprintf("{NULL %v}", x.Value)
+	case *types.AttributeValueMemberSS:
+		return fmt.Sprintf("{SS %q}", slices.Sorted(slices.Values(x.Value)))
+	case *types.AttributeValueMemberNS:
+		return fmt.Sprintf("{NS %v}", slices.Sorted(slices.Values(x.Value)))
+	case *types.AttributeValueMemberBS:
+		var bs []string
+		for _, b := range x.Value {
+			bs = append(bs, fmt.Sprintf("%x", b))
+		}
+		slices.Sort(bs)
+		return fmt.Sprintf("{BS %v}", bs)
+	case *types.AttributeValueMemberL:
+		var parts []string
+		for _, e := range x.Value {
+			parts = append(parts, avText(e))
+		}
+		return "{L [" + strings.Join(parts, " ") + "]}"
+	case *types.AttributeValueMemberM:
+		return "{M " + itemText(x.Value) + "}"
+	}
+	return fmt.Sprintf("{? %T}", av)
+}
+
+func itemText(item map[string]types.AttributeValue) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(item)) {
+		parts = append(parts, k+": "+avText(item[k]))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// sameItem fails t, naming each attribute that differs, when got is not want.
+func sameItem(t *testing.T, what string, got, want map[string]types.AttributeValue) {
+	t.Helper()
+	if got == nil {
+		t.Errorf("%s: no item", what)
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(with(want, got))) {
+		if g, w := avText(got[k]), avText(want[k]); g != w {
+			t.Errorf("%s: attribute %s is %s, want %s as stored", what, k, g, w)
+		}
+	}
+}
+
+// storedKinds is an item of every kind of value DynamoDB stores, a NULL,
+// a binary set and sets, lists and maps holding them included.
+func storedKinds() map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"nothing": &types.AttributeValueMemberNULL{Value: true},
+		"blobs":   &types.AttributeValueMemberBS{Value: [][]byte{{1, 2}, {3}}},
+		"names":   &types.AttributeValueMemberSS{Value: []string{"x", "y"}},
+		"nums":    &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}},
+		"flag":    &types.AttributeValueMemberBOOL{Value: true},
+		"bin":     &types.AttributeValueMemberB{Value: []byte{0, 255}},
+		"text":    &types.AttributeValueMemberS{Value: "t"},
+		"list": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberNULL{Value: true},
+			&types.AttributeValueMemberBS{Value: [][]byte{{9}}}, &types.AttributeValueMemberS{Value: "s"}}},
+		"map": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"gone": &types.AttributeValueMemberNULL{Value: true},
+			"blobs": &types.AttributeValueMemberBS{Value: [][]byte{{7}}}, "n": &types.AttributeValueMemberN{Value: "3"}}},
+	}
+}
+
+func sAV(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+func nAV(n string) types.AttributeValue { return &types.AttributeValueMemberN{Value: n} }
+
+// A move of a raw table's item, by key and over a partition, keeps every
+// attribute it does not set as stored. DynamoDB Local only: the embedded
+// server reports no key types, so it reads no table raw.
+func TestAMoveOfARawItemKeepsWhatItDoesNotSet(t *testing.T) {
+	fx := testkit.LoadText(t, testkit.Backends()[0], thingsDesign, "")
+	table := rawTable(t, fx, types.ScalarAttributeTypeS, types.ScalarAttributeTypeN)
+	stored := with(storedKinds(), map[string]types.AttributeValue{"pk": sAV("a"), "sk": nAV("1")})
+	put(t, fx, table, stored)
+	key := func(pk, sk string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"pk": sAV(pk), "sk": nAV(sk)}
+	}
+	for _, c := range []struct {
+		sql      string
+		from, to map[string]types.AttributeValue
+		set      map[string]types.AttributeValue // what the SET changes besides the key; nil removes
+	}{
+		{"UPDATE `" + table + "` SET pk = 'b' WHERE pk = 'a' AND sk = 1", key("a", "1"), key("b", "1"), nil},
+		{"UPDATE `" + table + "` SET sk = 2 WHERE pk = 'b'", key("b", "1"), key("b", "2"), nil},
+		{"UPDATE `" + table + "` SET pk = 'c', flag = false, text = NULL WHERE pk = 'b' AND sk = 2", key("b", "2"), key("c", "2"),
+			map[string]types.AttributeValue{"flag": &types.AttributeValueMemberBOOL{}, "text": nil}},
+	} {
+		res, err := fx.DB.Exec(context.Background(), c.sql)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		if res.RowsAffected != 1 {
+			t.Errorf("%s: %d rows affected, want 1", c.sql, res.RowsAffected)
+		}
+		stored = with(stored, c.to)
+		for attr, v := range c.set {
+			if v == nil {
+				delete(stored, attr)
+			} else {
+				stored[attr] = v
+			}
+		}
+		sameItem(t, c.sql, get(t, fx, table, c.to), stored)
+		if old := get(t, fx, table, c.from); old != nil {
+			t.Errorf("%s: the old item is still there: %s", c.sql, itemText(old))
+		}
+	}
+}
+
+// A move of a mapped entity's item keeps a declared column stored as
+// NULL, and the attributes an open entity reads by name, as stored; so
+// does the rewrite the embedded backend does for arithmetic.
+func TestAMoveOfAMappedItemKeepsWhatItDoesNotSet(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.LoadText(t, b, thingsDesign, "")
+			key := func(id string) map[string]types.AttributeValue {
+				return map[string]types.AttributeValue{"PK": sAV("T#" + id), "SK": sAV("META")}
+			}
+			stored := with(storedKinds(), with(key("1"), map[string]types.AttributeValue{
+				"id": sAV("1"), "n": nAV("1"), "note": &types.AttributeValueMemberNULL{Value: true}}))
+			put(t, fx, fx.Mapping.Table, stored)
+			for _, c := range []struct {
+				sql     string
+				at      string
+				changes map[string]types.AttributeValue
+			}{
+				{"UPDATE things SET id = '2' WHERE id = '1'", "2", with(key("2"), map[string]types.AttributeValue{"id": sAV("2")})},
+				{"UPDATE things SET n = n + 1 WHERE id = '2'", "2", map[string]types.AttributeValue{"n": nAV("2")}},
+			} {
+				res, err := fx.DB.Exec(context.Background(), c.sql)
+				if err != nil {
+					t.Fatalf("%s: %v", c.sql, err)
+				}
+				if res.RowsAffected != 1 {
+					t.Errorf("%s: %d rows affected, want 1", c.sql, res.RowsAffected)
+				}
+				stored = with(stored, c.changes)
+				sameItem(t, c.sql, get(t, fx, fx.Mapping.Table, key(c.at)), stored)
+			}
+			if old := get(t, fx, fx.Mapping.Table, key("1")); old != nil {
+				t.Errorf("the old item is still there: %s", itemText(old))
+			}
+		})
+	}
+}
