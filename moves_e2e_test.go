@@ -2,6 +2,7 @@ package dynosql_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/executor"
 	"github.com/dynosql/dynosql/internal/ddblocal"
 	"github.com/dynosql/dynosql/internal/testkit"
 )
@@ -240,5 +243,64 @@ func TestAMoveOfAMappedItemKeepsWhatItDoesNotSet(t *testing.T) {
 				t.Errorf("the old item is still there: %s", itemText(old))
 			}
 		})
+	}
+}
+
+// A move whose new key (or another value it computes) is a number
+// DynamoDB cannot hold, past 38 significant digits, is refused before
+// anything is written, saying which value and why, as an INSERT of it
+// is. DynamoDB Local only: the embedded server holds numbers as float64s
+// and refuses the 38-digit number the test starts from, and it reads no
+// table raw.
+func TestAMoveToANumberDynamoDBCannotHoldIsRefused(t *testing.T) {
+	fx := testkit.LoadText(t, testkit.Backends()[0], thingsDesign, "")
+	table := rawTable(t, fx, types.ScalarAttributeTypeN, types.ScalarAttributeTypeS)
+	const big = "12345678901234567890123456789012345678" // 38 digits
+	raw := map[string]types.AttributeValue{"pk": nAV(big), "sk": sAV("x"), "blobs": &types.AttributeValueMemberBS{Value: [][]byte{{1}}}}
+	put(t, fx, table, raw)
+	mapped := map[string]types.AttributeValue{"PK": sAV("T#big"), "SK": sAV("META"), "id": sAV("big"), "n": nAV("-" + big)}
+	put(t, fx, fx.Mapping.Table, mapped)
+	for _, c := range []struct {
+		sql, table, gives string
+		item              map[string]types.AttributeValue
+	}{
+		{"UPDATE `" + table + "` SET pk = pk + 0.1 WHERE pk = " + big + " AND sk = 'x'", table, "pk " + big + ".1", raw},
+		{"UPDATE `" + table + "` SET pk = pk + 0.1 WHERE pk = " + big, table, "pk " + big + ".1", raw},
+		{"UPDATE things SET id = 'big2', n = n - 0.1 WHERE id = 'big'", fx.Mapping.Table, "n -" + big + ".1", mapped},
+	} {
+		stats := executor.NewStats()
+		_, err := fx.DB.Exec(executor.WithStats(context.Background(), stats), c.sql)
+		msg := fmt.Sprint(err)
+		if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(msg, "gives "+c.gives+", which has 39 significant digits") ||
+			strings.Contains(msg, "may or may not") {
+			t.Errorf("%s: got %v, want the new value named as past DynamoDB's 38 digits", c.sql, err)
+		}
+		if h := hintOf(err); h == "" || strings.Contains(h, "report") {
+			t.Errorf("%s: hint %q, want what to do instead", c.sql, h)
+		}
+		noWrites(t, c.sql, stats)
+		key := map[string]types.AttributeValue{"pk": c.item["pk"], "sk": c.item["sk"]}
+		if c.item["PK"] != nil {
+			key = map[string]types.AttributeValue{"PK": c.item["PK"], "SK": c.item["SK"]}
+		}
+		sameItem(t, c.sql, get(t, fx, c.table, key), c.item)
+	}
+	// A 38-digit result moves.
+	const sql = "UPDATE things SET id = 'big3', n = n + 1 WHERE id = 'big'"
+	if res, err := fx.DB.Exec(context.Background(), sql); err != nil || res.RowsAffected != 1 {
+		t.Fatalf("%s: %v; want the row moved", sql, err)
+	}
+	want := with(mapped, map[string]types.AttributeValue{"PK": sAV("T#big3"), "id": sAV("big3"), "n": nAV("-12345678901234567890123456789012345677")})
+	sameItem(t, sql, get(t, fx, fx.Mapping.Table, map[string]types.AttributeValue{"PK": sAV("T#big3"), "SK": sAV("META")}), want)
+}
+
+// noWrites fails t when stats counted a write request.
+func noWrites(t *testing.T, sql string, stats *executor.Stats) {
+	t.Helper()
+	for op := range stats.Snapshot().Requests {
+		switch op {
+		case "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem":
+			t.Errorf("%s: sent %s, want nothing written", sql, op)
+		}
 	}
 }

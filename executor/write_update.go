@@ -201,11 +201,11 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	}
 	item, err := u.MovedItem(got.Item, next)
 	if err != nil {
-		return false, nil, err
+		return false, nil, notWritten(err, u.Entity, old)
 	}
 	put, tx, err := u.MoveWriteInputs(oldKey, got.Item, item)
 	if err != nil {
-		return false, nil, err
+		return false, nil, notWritten(err, u.Entity, old)
 	}
 	if put != nil {
 		_, err := ex.client.PutItem(ctx, put, ex.optFns(ctx)...)
@@ -230,7 +230,16 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	return true, next, nil
 }
 
-// constantKey renders a key the statement gives in full.
+// notWritten names the row on an error that refused its write before
+// anything was sent (a value or a request DynamoDB would refuse).
+func notWritten(err error, e *mapping.Entity, row mapping.Row) error {
+	var x *errs.Error
+	if errors.As(err, &x) && x.Kind == errs.Invalid {
+		x.Message = fmt.Sprintf("%s %s was not updated: %s", e.Name, keyDesc(e, row), x.Message)
+	}
+	return err
+}
+
 // unsureOne notes on err, which stopped the UPDATE of one row by key,
 // that the row may have been updated when the request may have run, and
 // that its copies were not rewritten then, with the REPAIR COPIES that
@@ -248,6 +257,7 @@ func unsureOne(err error, u *planner.UpdateRows, key map[string]types.AttributeV
 	return note(err, "%s", msg)
 }
 
+// constantKey renders a key the statement gives in full.
 func constantKey(e *mapping.Entity, kvs []*planner.KeyValue) (map[string]types.AttributeValue, error) {
 	key := map[string]types.AttributeValue{}
 	for _, kv := range kvs {

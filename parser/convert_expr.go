@@ -254,7 +254,7 @@ func (c *converter) literal(v *sqlparser.SQLVal) (Expr, *errs.Error) {
 	case sqlparser.StrVal:
 		return &Literal{Value: string(v.Val)}, nil
 	case sqlparser.IntVal, sqlparser.FloatVal:
-		if why, hint := numberProblem(string(v.Val)); why != "" {
+		if why, hint := NumberProblem(string(v.Val)); why != "" {
 			return nil, errs.New(errs.Invalid, "the number %s %s", shorten(string(v.Val), maxNear), why).
 				At(c.orig, c.textPos(string(v.Val))).WithHint("%s", hint)
 		}

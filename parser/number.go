@@ -16,11 +16,13 @@ const (
 	minPower  = -130 // the smallest
 )
 
-// numberProblem says why the text of a number literal (digits, an
-// optional point and exponent, as sqlparser reads them) does not fit a
-// DynamoDB number, and what to do, or returns "". It reads the text
-// itself, so that a huge exponent costs nothing.
-func numberProblem(text string) (why, hint string) {
+// NumberProblem says why the text of a number (digits, an optional
+// point and exponent, as sqlparser reads a literal and value.Number
+// writes one) does not fit a DynamoDB number, and what to do, or returns
+// "". A leading minus sign is allowed. It reads the text itself, so
+// that a huge exponent costs nothing.
+func NumberProblem(text string) (why, hint string) {
+	text = strings.TrimPrefix(text, "-") // a computed number's sign
 	mant, exp := text, 0
 	if i := strings.IndexAny(text, "eE"); i >= 0 {
 		mant = text[:i]

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/value"
@@ -191,8 +192,12 @@ func (u *UpdateRows) MoveReadInput(key map[string]types.AttributeValue) *dynamod
 // attributes and type attribute, rendered again from next. An attribute
 // the move does not change is not decoded and encoded again, which would
 // change what is stored: DynamoDB's NULL reads as no value, a binary set
-// as a list of binaries.
+// as a list of binaries. A number assigned that DynamoDB cannot hold is
+// refused here, before anything is sent.
 func (u *UpdateRows) MovedItem(found map[string]types.AttributeValue, next mapping.Row) (map[string]types.AttributeValue, error) {
+	if err := u.checkNumbers(next); err != nil {
+		return nil, err
+	}
 	rendered, err := u.Entity.Item(next)
 	if err != nil {
 		return nil, err
@@ -225,6 +230,24 @@ func (u *UpdateRows) movedAttrs() []string {
 		attrs = append(attrs, c.Column)
 	}
 	return attrs
+}
+
+// checkNumbers refuses a value an assignment gives next that is a number
+// DynamoDB cannot hold (more than 38 significant digits, or out of its
+// range): arithmetic computed here can give one from numbers that fit,
+// and DynamoDB would refuse the write only once sent.
+func (u *UpdateRows) checkNumbers(next mapping.Row) error {
+	for _, a := range u.Set {
+		n, ok := next[a.Column].(value.Number)
+		if !ok {
+			continue
+		}
+		if why, _ := parser.NumberProblem(string(n)); why != "" {
+			return errs.New(errs.Invalid, "SET %s gives %s %s, which %s", a, a.Column, n, why).
+				WithHint("set a value of at most 38 significant digits instead (the result rounded, say), or keep such values in a string (S) column")
+		}
+	}
+	return nil
 }
 
 // MoveWriteInputs builds the writes of a move: one PutItem when the base
