@@ -246,6 +246,79 @@ func TestAMoveOfAMappedItemKeepsWhatItDoesNotSet(t *testing.T) {
 	}
 }
 
+// A move is guarded by every attribute being as it was read, so that a
+// change made in between is neither lost nor overwritten; DynamoDB takes
+// a condition of at most 300 operators (each comparison and each AND
+// counts) and 4 KB, which an item of more than about 150 attributes
+// passes. Such a move is refused, saying so, with nothing written; the
+// largest item whose guard DynamoDB takes moves. On both backends: the
+// embedded server would take the long condition, but the refusal is
+// dynosql's own, so that a move that works there works on DynamoDB.
+func TestAMoveWhoseGuardDynamoDBWouldRefuseSaysSo(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.LoadText(t, b, thingsDesign, "")
+			key := func(id string) map[string]types.AttributeValue {
+				return map[string]types.AttributeValue{"PK": sAV("T#" + id), "SK": sAV("META")}
+			}
+			wide := func(id string, attrs int) map[string]types.AttributeValue {
+				item := with(key(id), map[string]types.AttributeValue{"id": sAV(id)})
+				for i := range attrs {
+					item[fmt.Sprintf("a%03d", i)] = nAV(fmt.Sprint(i))
+				}
+				return item
+			}
+			// The guard compares SK, id and the a attributes, and checks that
+			// note and n are still absent: 145 a attributes make 149 conditions
+			// after attribute_exists(PK), 299 operators with their ANDs.
+			const most = 145
+			for _, c := range []struct {
+				id, sql, limit string
+				attrs          int
+			}{
+				{"1", "UPDATE things SET id = '2' WHERE id = '1'", "301 operators, where it takes at most 300", most + 1},
+				{"3", "UPDATE things SET id = '4' WHERE id IN ('3')", "301 operators, where it takes at most 300", most + 1},
+				{"5", "UPDATE things SET id = '6' WHERE id = '5'", "bytes, where it takes at most 4 KB", 300},
+			} {
+				put(t, fx, fx.Mapping.Table, wide(c.id, c.attrs))
+				stats := executor.NewStats()
+				_, err := fx.DB.Exec(executor.WithStats(context.Background(), stats), c.sql)
+				msg := fmt.Sprint(err)
+				if !errors.Is(err, dynosql.ErrUnsupported) || !strings.Contains(msg, "things (id='"+c.id+"') was not updated") ||
+					!strings.Contains(msg, fmt.Sprintf("the %d attributes", c.attrs+3)) || !strings.Contains(msg, c.limit) ||
+					strings.Contains(msg, "may or may not") {
+					t.Errorf("%s: got %v, want the move refused, naming the row, its attributes and DynamoDB's limit", c.sql, err)
+				}
+				if h := hintOf(err); !strings.Contains(h, "INSERT") || strings.Contains(h, "report") {
+					t.Errorf("%s: hint %q, want what to do instead", c.sql, h)
+				}
+				noWrites(t, c.sql, stats)
+				sameItem(t, c.sql, get(t, fx, fx.Mapping.Table, key(c.id)), wide(c.id, c.attrs))
+			}
+			for _, id := range []string{"2", "4", "6"} {
+				if moved := get(t, fx, fx.Mapping.Table, key(id)); moved != nil {
+					t.Errorf("an item was written under T#%s: %d attributes", id, len(moved))
+				}
+			}
+			// The embedded server rewrites an item where DynamoDB would
+			// REMOVE an attribute in place; that rewrite is not held to
+			// DynamoDB's limit, which the statement never meets there.
+			const remove = "UPDATE things SET n = NULL WHERE id = '5'"
+			if res, err := fx.DB.Exec(context.Background(), remove); err != nil || res.RowsAffected != 1 {
+				t.Errorf("%s: %v; want 1 row updated", remove, err)
+			}
+			sameItem(t, remove, get(t, fx, fx.Mapping.Table, key("5")), wide("5", 300))
+			put(t, fx, fx.Mapping.Table, wide("7", most))
+			const sql = "UPDATE things SET id = '8' WHERE id = '7'"
+			if res, err := fx.DB.Exec(context.Background(), sql); err != nil || res.RowsAffected != 1 {
+				t.Fatalf("%s: %v; want the item of %d attributes moved", sql, err, most+3)
+			}
+			sameItem(t, sql, get(t, fx, fx.Mapping.Table, key("8")), with(wide("7", most), with(key("8"), map[string]types.AttributeValue{"id": sAV("8")})))
+		})
+	}
+}
+
 // A move whose new key (or another value it computes) is a number
 // DynamoDB cannot hold, past 38 significant digits, is refused before
 // anything is written, saying which value and why, as an INSERT of it

@@ -203,7 +203,7 @@ func mayHaveLanded(err error) bool {
 		return false
 	}
 	var e *errs.Error
-	if errors.As(err, &e) && (e.Kind == errs.Invalid || e.Kind == errs.Internal || e.Kind == errs.Conflict) {
+	if errors.As(err, &e) && (e.Kind == errs.Invalid || e.Kind == errs.Unsupported || e.Kind == errs.Internal || e.Kind == errs.Conflict) {
 		return false
 	}
 	return true

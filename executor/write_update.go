@@ -234,7 +234,7 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 // anything was sent (a value or a request DynamoDB would refuse).
 func notWritten(err error, e *mapping.Entity, row mapping.Row) error {
 	var x *errs.Error
-	if errors.As(err, &x) && x.Kind == errs.Invalid {
+	if errors.As(err, &x) && (x.Kind == errs.Invalid || x.Kind == errs.Unsupported) {
 		x.Message = fmt.Sprintf("%s %s was not updated: %s", e.Name, keyDesc(e, row), x.Message)
 	}
 	return err

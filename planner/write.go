@@ -102,7 +102,7 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 			return nil, err
 		}
 		ins.OnDuplicate = &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: e.Name, Set: set,
-			Move: p.opts.Quirks.NoRemove && removes(set), ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set)}
+			Move: p.opts.Quirks.NoRemove && removes(set), ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set), ForQuirks: true}
 		return ins, nil
 	}
 	ins.Batches = batches(e, ins.Rows)

@@ -200,6 +200,12 @@ type UpdateRows struct {
 	// value computed on the client, as a move does. In a transaction,
 	// where nothing is read first, the server still computes it.
 	ExactArith bool
+	// ForQuirks: the rows are rewritten only for the embedded server's
+	// quirks (NoRemove, NoIndexKeyUpdate, FloatNumbers), where DynamoDB
+	// would update them in place. That server takes a condition of any
+	// length, so the rewrite's guard is not held to DynamoDB's limit on
+	// an expression (MoveWriteInputs).
+	ForQuirks bool
 	// Fills are copies the moved rows carry, refilled from their source
 	// when the key column that finds the source changes.
 	Fills []*mapping.Copy

@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -10,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/value"
@@ -253,11 +256,24 @@ func (u *UpdateRows) checkNumbers(next mapping.Row) error {
 // MoveWriteInputs builds the writes of a move: one PutItem when the base
 // key stays, else a Delete of the old item and a Put of the new one in
 // one TransactWriteItems. Both are guarded by every attribute being as
-// the whole-item read found it (asFound).
+// the whole-item read found it (asFound). A guard DynamoDB would refuse
+// as too long (an item of more than about 150 attributes) is refused
+// before anything is sent, unless the rewrite is the embedded server's
+// alone (ForQuirks), which takes a condition of any length.
 func (u *UpdateRows) MoveWriteInputs(oldKey, found, item map[string]types.AttributeValue) (*dynamodb.PutItemInput, *dynamodb.TransactWriteItemsInput, error) {
-	guard, err := u.asFound(found)
+	guard, ops, err := u.asFound(found)
 	if err != nil {
 		return nil, nil, err
+	}
+	if over := tooLong(aws.ToString(guard.Condition()), ops); over != "" && !u.ForQuirks {
+		// Leaving attributes out of the guard would let a change made to
+		// them between the read and the write be lost: the new item
+		// would hold the old value, and the item holding the new one
+		// would be deleted. No shorter condition is as safe.
+		return nil, nil, errs.New(errs.Unsupported,
+			"a move checks that each attribute of the item is still as read, so that no change made meanwhile is lost, and the %d attributes of this one make that condition longer than DynamoDB takes (%s)",
+			len(found), over).
+			WithHint("move it by hand: BEGIN; INSERT the row under its new key; DELETE it under the old one; COMMIT (or copy the item with a program of your own)")
 	}
 	table := aws.String(u.Table)
 	if sameKey(oldKey, item) {
@@ -294,8 +310,9 @@ func sameKey(key, item map[string]types.AttributeValue) bool {
 // key attributes that it did not have, and each attribute the WHERE
 // reads, is still absent. (An attribute of another program's, added in
 // between, cannot be named in advance: it is the one change the guard
-// does not see.)
-func (u *UpdateRows) asFound(found map[string]types.AttributeValue) (builtExpr, error) {
+// does not see.) It returns the operators the condition holds, as
+// DynamoDB counts them: each comparison, function and AND.
+func (u *UpdateRows) asFound(found map[string]types.AttributeValue) (builtExpr, int, error) {
 	names := map[string]bool{}
 	for attr := range found {
 		names[attr] = true
@@ -323,9 +340,22 @@ func (u *UpdateRows) asFound(found map[string]types.AttributeValue) (builtExpr, 
 	}
 	expr, err := build(expression.NewBuilder().WithCondition(andAll(expression.AttributeExists(attrName(u.PKAttr)), more...)))
 	if err != nil {
-		return builtExpr{}, internal("building the move guard: %v", err)
+		return builtExpr{}, 0, internal("building the move guard: %v", err)
 	}
-	return expr, nil
+	return expr, 2*len(more) + 1, nil
+}
+
+// tooLong says which of DynamoDB's limits on an expression (8.3) a
+// condition of ops operators passes, or returns "".
+func tooLong(cond string, ops int) string {
+	var over []string
+	if ops > limits.ExpressionOperators {
+		over = append(over, fmt.Sprintf("%d operators, where it takes at most %d", ops, limits.ExpressionOperators))
+	}
+	if len(cond) > limits.ExpressionBytes {
+		over = append(over, fmt.Sprintf("%d bytes, where it takes at most 4 KB", len(cond)))
+	}
+	return strings.Join(over, "; ")
 }
 
 // DeleteInput builds the DeleteItem of one row, with ReturnValues

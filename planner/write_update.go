@@ -211,6 +211,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	}
 	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move,
 		ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set), MaxAffected: p.opts.MaxAffected}
+	u.ForQuirks = u.Rewrites() && !slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return !e.SetInPlace(c) })
 	if t.key != nil {
 		u.Key = t.key
 	} else {

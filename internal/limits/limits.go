@@ -14,6 +14,14 @@ const (
 	// TransactBytes keeps a transaction under DynamoDB's 4 MB limit, with
 	// room for the request's own framing (3.1).
 	TransactBytes = 4<<20 - 64<<10
+	// ExpressionBytes is DynamoDB's limit on the length of an expression
+	// (a ConditionExpression, say), in bytes (8.3).
+	ExpressionBytes = 4096
+	// ExpressionOperators is DynamoDB's limit on the operators and
+	// functions of an expression (8.3): a condition's comparisons,
+	// functions and ANDs count too, so a condition of a = :a AND ...
+	// compares at most 150 attributes (checked on DynamoDB Local).
+	ExpressionOperators = 300
 	// KeyValues bounds the keys an IN list (or several) may multiply into
 	// for one read: past it, a statement is refused rather than sent as
 	// thousands of requests.
