@@ -48,8 +48,19 @@ func (s *Session) RunScript(ctx context.Context, name string, r io.Reader) error
 		}
 		return errStop
 	}
+	inComment := s.in.lex.InBlockComment()
 	if sql, line := s.in.take(); sql != "" {
+		// The parser reports a comment left open after SQL.
 		return s.do(ctx, piece{sql: sql, line: line}, !s.AllowPartial)
+	}
+	if inComment {
+		// Everything after the /* was read as comment: statements a
+		// missing */ hid would otherwise pass for run.
+		s.line = n
+		s.Failed++
+		s.report(errs.New(errs.Syntax, "the input ends inside a /* comment: nothing after its /* was run").
+			WithHint("end the comment with */"))
+		return errStop
 	}
 	return nil
 }

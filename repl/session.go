@@ -101,7 +101,25 @@ func NewSession(db *dynosql.DB, out, errOut io.Writer) *Session {
 }
 
 // Close closes the file \o sends results to, if any.
-func (s *Session) Close() error { return s.closeOutput() }
+//
+// A transaction still open is dropped, as a database drops one whose
+// session ends; since none of its writes were sent, Close says so with
+// an error rather than let a script that forgot its COMMIT pass for one
+// that wrote.
+func (s *Session) Close() error {
+	err := s.closeOutput()
+	if s.tx != nil {
+		n := s.tx.Statements()
+		s.tx = nil
+		were := "were"
+		if n == 1 {
+			were = "was"
+		}
+		return errs.New(errs.Invalid, "the input ended inside a transaction: its %d %s %s not sent", n, statementsWord(n), were).
+			WithHint("end the transaction with COMMIT to send its writes, or ROLLBACK to drop them")
+	}
+	return err
+}
 
 // errQuit is returned by \q to end the script or the shell.
 var errQuit = errors.New("quit")
