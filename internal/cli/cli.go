@@ -53,8 +53,8 @@ const StartupName = ".dynosqlrc"
 type options struct {
 	mapping, endpoint, region, profile string
 	embedded, demo, createTable        bool
-	execute                            []string
-	file, format, output               string
+	execute, files                     []string
+	format, output                     string
 	consistent, stats, allowPartial    bool
 	debug, version, noStartup          bool
 	readOnly, nonAtomicInserts         bool
@@ -85,7 +85,8 @@ Run SQL against a DynamoDB single-table design.
                          if missing, then go on
   -e, --execute SQL      run the statement(s) and exit; may be repeated; statements
                          separated by ';' (also -c, --command, as psql)
-  -f, --file FILE        run statements from FILE ('-' for stdin) and exit
+  -f, --file FILE        run statements from FILE ('-' for stdin) and exit; may be
+                         repeated: the files run in order, after any -e
   --format F             table (the default, also when not a terminal), json, jsonl,
                          csv, tsv, markdown (also --output, as the AWS CLI)
   -X, --no-rc            do not run ~/.dynosqlrc first
@@ -139,7 +140,7 @@ func newFlagSet(o *options, stderr io.Writer) *pflag.FlagSet {
 	execute := (*statements)(&o.execute)
 	fs.VarP(execute, "execute", "e", "")
 	fs.VarP(execute, "command", "c", "")
-	fs.StringVarP(&o.file, "file", "f", "", "")
+	fs.StringArrayVarP(&o.files, "file", "f", nil, "")
 	fs.StringVar(&o.format, "format", "table", "")
 	fs.StringVar(&o.output, "output", "", "")
 	fs.BoolVarP(&o.noStartup, "no-rc", "X", false, "")
@@ -233,27 +234,17 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 
 // run feeds the statements to the session from wherever the flags say.
 func run(ctx context.Context, s *repl.Session, o *options, stdin *os.File, stdout, stderr io.Writer, prompt string) {
-	if len(o.execute) > 0 || o.file != "" {
+	if len(o.execute) > 0 || len(o.files) > 0 {
 		for _, sql := range o.execute {
 			if err := s.RunScript(ctx, "", strings.NewReader(sql)); err != nil {
 				return
 			}
 		}
-		if o.file == "" {
-			return
-		}
-		r, name := io.Reader(stdin), ""
-		if o.file != "-" {
-			f, err := os.Open(o.file)
-			if err != nil {
-				s.Failed++
-				reportTo(stderr, errs.New(errs.Invalid, "cannot read statements: %v", err))
+		for _, file := range o.files {
+			if err := runFile(ctx, s, file, stdin, stderr); err != nil {
 				return
 			}
-			defer func() { _ = f.Close() }()
-			r, name = f, o.file
 		}
-		_ = s.RunScript(ctx, name, r)
 		return
 	}
 	if !isatty.IsTerminal(stdin.Fd()) {
@@ -270,6 +261,22 @@ func run(ctx context.Context, s *repl.Session, o *options, stdin *os.File, stdou
 		s.Failed++
 		reportTo(stderr, err)
 	}
+}
+
+// runFile runs the statements of file ('-' for stdin); it returns an
+// error when the script stopped early.
+func runFile(ctx context.Context, s *repl.Session, file string, stdin *os.File, stderr io.Writer) error {
+	if file == "-" {
+		return s.RunScript(ctx, "", stdin)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		s.Failed++
+		reportTo(stderr, errs.New(errs.Invalid, "cannot read statements: %v", err))
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	return s.RunScript(ctx, file, f)
 }
 
 // check refuses flag combinations that cannot mean anything.
