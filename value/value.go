@@ -285,7 +285,7 @@ func FromAttr(av types.AttributeValue) Value {
 	case *types.AttributeValueMemberNS:
 		s := make(NumberSet, len(x.Value))
 		for i, e := range x.Value {
-			s[i] = Number(e)
+			s[i] = FromAttr(&types.AttributeValueMemberN{Value: e}).(Number)
 		}
 		return s
 	case *types.AttributeValueMemberB:
@@ -364,8 +364,9 @@ func JSON(v Value) any {
 		sort.Strings(s)
 		return s
 	case NumberSet:
-		l := make([]any, len(x))
-		for i, e := range x {
+		sorted := slices.SortedFunc(slices.Values(x), func(a, b Number) int { return Order(a, b) })
+		l := make([]any, len(sorted))
+		for i, e := range sorted {
 			l[i] = json.Number(e)
 		}
 		return l
@@ -388,8 +389,12 @@ func Text(v Value) string {
 	case bool:
 		return strconv.FormatBool(x)
 	}
-	b, _ := json.Marshal(JSON(v))
-	return string(b)
+	// <, > and & are data, not HTML: no \u003c.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(JSON(v))
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Literal returns v as it would be written in SQL or EXPLAIN: strings

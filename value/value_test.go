@@ -3,6 +3,8 @@ package value
 import (
 	"math/big"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // A quotient with no exact decimal keeps DynamoDB's 38 significant
@@ -47,5 +49,14 @@ func TestOrderAcrossTypesIsSQLites(t *testing.T) {
 				t.Errorf("Order(%#v, %#v) = %d, want the sign of %d", ascending[i], ascending[j], got, want)
 			}
 		}
+	}
+}
+
+// A number set's elements are canonical, as a number's are: DynamoDB
+// returns them as written, nested in a list too.
+func TestNumberSetElementsAreCanonical(t *testing.T) {
+	got := FromAttr(&types.AttributeValueMemberNS{Value: []string{"1E+2", "0.10"}})
+	if s, ok := got.(NumberSet); !ok || len(s) != 2 || s[0] != "100" || s[1] != "0.1" {
+		t.Errorf("FromAttr(NS [1E+2 0.10]) = %#v, want NumberSet{100, 0.1}", got)
 	}
 }

@@ -251,3 +251,29 @@ func TestAResultOfOneChunkIsDrawnWhole(t *testing.T) {
 		t.Errorf("two rows in a chunk of 2:\n%s\nwant:\n%s", chunked.String(), whole.String())
 	}
 }
+
+// JSON objects keep one value per key: names the select list repeats
+// (SELECT s AS x, n AS x) get _2, _3, so no column is lost to a parser.
+func TestJSONKeysAreUnique(t *testing.T) {
+	src := &Static{Cols: []string{"x", "x", "x_2", "x"}, Data: [][]value.Value{{"a", value.Number("1"), "b", "c"}}}
+	var b strings.Builder
+	if _, err := (&Printer{W: &b, F: JSONL}).Rows(src); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"x":"a","x_2":1,"x_2_2":"b","x_3":"c"}` + "\n"; b.String() != want {
+		t.Errorf("got %s want %s", b.String(), want)
+	}
+}
+
+// Lists, maps and sets print their <, > and & as they are in every
+// format, and a number set in numeric order.
+func TestDocumentsPrintTheirText(t *testing.T) {
+	src := &Static{Cols: []string{"l", "ns"}, Data: [][]value.Value{{[]value.Value{"a<b>&c"}, value.NumberSet{"10", "9", "-1.5"}}}}
+	var b strings.Builder
+	if _, err := (&Printer{W: &b, F: TSV}).Rows(src); err != nil {
+		t.Fatal(err)
+	}
+	if want := "l\tns\n[\"a<b>&c\"]\t[-1.5,9,10]\n"; b.String() != want {
+		t.Errorf("got %q want %q", b.String(), want)
+	}
+}

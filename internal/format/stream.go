@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -17,7 +18,7 @@ import (
 func (p *Printer) jsonRows(src Source) (int, error) {
 	var b bytes.Buffer
 	enc := newEncoder(&b)
-	cols := src.Columns()
+	cols := uniqueKeys(src.Columns())
 	keys := make([][]byte, len(cols))
 	for i, c := range cols {
 		enc.encode(c)
@@ -63,6 +64,24 @@ func (p *Printer) jsonRows(src Source) (int, error) {
 	}
 	_, err := p.W.Write(b.Bytes())
 	return n, err
+}
+
+// uniqueKeys returns the column names as JSON object keys: a name
+// already taken (SELECT s AS x, n AS x; an expression written twice)
+// gets _2, _3..., since a JSON parser keeps one value per key and would
+// quietly drop the others.
+func uniqueKeys(cols []string) []string {
+	out := make([]string, len(cols))
+	seen := make(map[string]bool, len(cols))
+	for i, c := range cols {
+		key := c
+		for n := 2; seen[key]; n++ {
+			key = fmt.Sprintf("%s_%d", c, n)
+		}
+		seen[key] = true
+		out[i] = key
+	}
+	return out
 }
 
 // encoder appends JSON to a buffer without escaping <, > and &, which are
