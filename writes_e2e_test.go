@@ -1146,10 +1146,15 @@ entities:
 					t.Errorf("%s: got %v, want the number named as one float64 changes", long, err)
 				}
 				want = want[:1]
+				// Refused before sending: no row of a transaction landed.
+				_, err = fx.DB.Exec(ctx, "INSERT INTO things (id, n) VALUES ('3', 1), ('2', 9007199254740993)")
+				if err == nil || !strings.Contains(err.Error(), "none of the rows was inserted") {
+					t.Errorf("an INSERT of two rows refused before sending: %v", err)
+				}
 			} else if err != nil {
 				t.Fatalf("%s: %v", long, err)
 			}
-			got, err := fx.Query(ctx, "SELECT id, n FROM things WHERE id IN ('1', '2')")
+			got, err := fx.Query(ctx, "SELECT id, n FROM things WHERE id IN ('1', '2', '3')")
 			if err != nil {
 				t.Fatal(err)
 			}

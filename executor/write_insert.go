@@ -64,7 +64,7 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 			if i := firstFailed(reasons); i >= 0 {
 				err = ex.conflict(ins.Entity, rows[start+i], "row %d of %d", start+i+1, len(rows))
 			}
-			return &Result{Affected: int64(start)}, note(err, "%s", insertStopped(start, end, len(rows), rejected(reasons, err)))
+			return &Result{Affected: int64(start)}, note(err, "%s", insertStopped(start, end, len(rows), len(reasons) > 0 || !mayHaveLanded(err)))
 		}
 		start = end
 		if report := progressFrom(ctx); report != nil {
