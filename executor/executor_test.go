@@ -221,7 +221,7 @@ func TestItemsNoEntityClaimsAreWarnedAbout(t *testing.T) {
 // the key order would not be the column's.
 func TestKeyOrderedReadsCheckTheOrderTheyClaim(t *testing.T) {
 	m, err := mapping.Parse("orders.yaml", []byte(`
-table: T
+table: Things
 partition_key: PK
 sort_key: SK
 entities:

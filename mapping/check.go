@@ -12,6 +12,9 @@ func (m *Mapping) check() error {
 	if m.Table == "" {
 		return m.fail("table", "missing: name the DynamoDB table")
 	}
+	if !dynamoDBName(m.Table) {
+		return m.fail("table", "%q is not a name DynamoDB takes: 3 to 255 letters, digits, '_', '-' and '.'", m.Table)
+	}
 	if m.PartitionKey == "" {
 		return m.fail("partition_key", "missing: name the table's partition key attribute")
 	}
@@ -68,6 +71,8 @@ func (m *Mapping) checkIndexes() error {
 		ix.Name = name
 		where := "indexes." + name
 		switch {
+		case !dynamoDBName(name):
+			return m.fail(where, "%q is not a name DynamoDB takes: 3 to 255 letters, digits, '_', '-' and '.'", name)
 		case ix.Local && ix.PartitionKey == "":
 			ix.PartitionKey = m.PartitionKey
 		case ix.Local && ix.PartitionKey != m.PartitionKey:
@@ -406,3 +411,17 @@ func (m *Mapping) checkCopies(e *Entity) error {
 // SourceKeyColumn is the one column a copy's source is keyed by (the
 // mapping checks there is exactly one).
 func (c *Copy) SourceKeyColumn() string { return c.Source.BaseKeyColumns()[0] }
+
+// dynamoDBName reports whether DynamoDB takes name as a table's or an
+// index's: 3 to 255 ASCII letters, digits, '_', '-' and '.'.
+func dynamoDBName(name string) bool {
+	if len(name) < 3 || len(name) > 255 {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}

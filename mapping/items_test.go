@@ -154,7 +154,7 @@ func attrs(item map[string]types.AttributeValue) string {
 // entity's items as the other's through the index.
 func TestATypeOnlyIndexMustProjectTheType(t *testing.T) {
 	const shared = `
-table: T
+table: Things
 partition_key: PK
 sort_key: SK
 type_attribute: T

@@ -14,7 +14,7 @@ import (
 // before, between and after columns, several columns, a bare column, a
 // number inside a string key, and number and binary keys of their own.
 const keys = `
-table: T
+table: Things
 partition_key: PK
 sort_key: SK
 indexes:

@@ -89,6 +89,18 @@ func TestLoadRefusesABrokenMappingNamingTheFileEntityAndField(t *testing.T) {
 			want: []string{"broken.yaml", "entities.students.columns.name", `"STRING"`},
 		},
 		{
+			// DynamoDB would refuse it with an error that blames no file.
+			name: "a table name DynamoDB does not take",
+			old:  "table: School", new: "table: Gu",
+			want: []string{"broken.yaml", "table", `"Gu" is not a name DynamoDB takes`},
+		},
+		{
+			name: "an index name DynamoDB does not take",
+			old:  "  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}\n",
+			new:  "  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}\n  by name: {partition_key: GSI1PK}\n",
+			want: []string{"broken.yaml", "indexes.by name", `"by name" is not a name DynamoDB takes`},
+		},
+		{
 			// SQL reads * as every column (SELECT *), never as one.
 			name: "a column named *",
 			old:  "name: S}", new: `name: S, "*": S}`,

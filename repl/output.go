@@ -37,8 +37,34 @@ func (s *Session) toTerminal() bool {
 // terminal (see pager). Output to a file or a pipe is written in blocks
 // rather than a write a row.
 func (s *Session) print(f func(*format.Printer) error) error {
+	out := &outWriter{w: s.results()}
+	err := s.printTo(out, f)
+	if out.err != nil {
+		// A full disk or a closed file is the output's fault, not a
+		// statement's nor a bug.
+		return errs.New(errs.Invalid, "cannot write the output: %v", out.err).
+			WithHint("check the disk or file the output goes to")
+	}
+	return err
+}
+
+// outWriter keeps the first error writing the results met.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(b []byte) (int, error) {
+	n, err := o.w.Write(b)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
+}
+
+func (s *Session) printTo(w io.Writer, f func(*format.Printer) error) error {
 	s.endProgress()
-	p := &format.Printer{W: s.results(), F: s.Format, Expanded: s.Expanded == ExpandOn}
+	p := &format.Printer{W: w, F: s.Format, Expanded: s.Expanded == ExpandOn}
 	if s.Expanded == ExpandAuto && s.results() == s.Out && s.Width != nil {
 		p.AutoWidth = s.Width()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/dynosql/dynosql"
@@ -29,5 +30,28 @@ func TestAScriptLineTooLongIsNamed(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "Ann Lee") {
 		t.Errorf("the first statement did not run:\n%s", out.String())
+	}
+}
+
+// fullDisk fails every write, as /dev/full does.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// Output that cannot be written is named as such, not as a bug.
+func TestOutputThatCannotBeWrittenIsNamed(t *testing.T) {
+	ctx := context.Background()
+	db, err := dynosql.OpenDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	var errOut bytes.Buffer
+	s := NewSession(db, fullDisk{}, &errOut)
+	if err := s.RunScript(ctx, "", strings.NewReader("SELECT name FROM students WHERE id = 'a91';")); err == nil {
+		t.Error("RunScript returned no error")
+	}
+	if got := errOut.String(); !strings.HasPrefix(got, "ERROR: invalid: cannot write the output: no space left on device") {
+		t.Errorf("stderr: %s", got)
 	}
 }

@@ -286,7 +286,7 @@ func (o *options) check(fs *pflag.FlagSet) (format.Format, error) {
 			WithHint(`give statements with -e "SQL" or -f FILE`)
 	}
 	if fs.Changed("output") {
-		if fs.Changed("format") && o.output != o.format {
+		if fs.Changed("format") && !strings.EqualFold(o.output, o.format) {
 			return "", errs.New(errs.Invalid, "--format %s and --output %s disagree", o.format, o.output).
 				WithHint("--output is another name for --format; give one")
 		}

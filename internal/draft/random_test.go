@@ -34,7 +34,7 @@ func TestADraftOfAnyItemsLoads(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	attrs := []string{"name", "_et", "follower#", "a{b}", "Type", "GSI1PK", "total", "id", "PK2"}
 	for round := range 500 {
-		tbl := draft.Table{Name: "T", PartitionKey: "PK", KeyTypes: map[string]string{"PK": "S"}}
+		tbl := draft.Table{Name: "Things", PartitionKey: "PK", KeyTypes: map[string]string{"PK": "S"}}
 		if r.IntN(3) > 0 {
 			tbl.SortKey = "SK"
 			tbl.KeyTypes["SK"] = []string{"S", "S", "N"}[r.IntN(3)]

@@ -178,7 +178,7 @@ func TestAWorkbenchModelThatCannotBeImportedSaysWhy(t *testing.T) {
 // key aliases; where those cannot be told apart from another facet's,
 // it is left out, and the draft says so.
 func TestAFacetWithoutSampleItems(t *testing.T) {
-	model := `{"ModelName": "M", "DataModel": [{"TableName": "T",
+	model := `{"ModelName": "M", "DataModel": [{"TableName": "Shop",
 		"KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 		"NonKeyAttributes": [{"AttributeName": "name", "AttributeType": "S"}, {"AttributeName": "total", "AttributeType": "N"}],
 		"TableFacets": [
