@@ -5,9 +5,11 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
 	"github.com/dynosql/dynosql/value"
@@ -92,5 +94,25 @@ entities:
 				t.Errorf("a binary scanned into []byte: %q, %v; want %q", back, err, blob)
 			}
 		})
+	}
+}
+
+// A Go slice for one ? is one value, a set or a list, not the list of
+// an IN: compared with a string or number column it matched nothing,
+// quietly. It is refused, saying to give each value its own ?.
+func TestASliceArgumentForAScalarColumnIsRefused(t *testing.T) {
+	fx := testkit.Load(t, testkit.Backends()[1], "school")
+	for _, c := range []struct {
+		sql string
+		arg any
+	}{
+		{"SELECT title FROM courses WHERE id IN (?)", []string{"math204", "cs101"}},
+		{"SELECT title FROM courses WHERE id = ?", []string{"math204"}},
+		{"SELECT title FROM courses WHERE id IN ('math204', 'cs101') AND credits = ?", []any{4}},
+	} {
+		_, err := fx.DB.Query(context.Background(), c.sql, c.arg)
+		if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(errs.As(err).Hint, "give each value its own placeholder") {
+			t.Errorf("%s with %v: %v, want a refusal", c.sql, c.arg, err)
+		}
 	}
 }

@@ -160,7 +160,7 @@ func (s *scope) checkTypes(e parser.Expr) error {
 	var err error
 	check := func(a, b parser.Expr) {
 		ta, tb := exprType(s, a), exprType(s, b)
-		if err != nil || ta == tb || !scalarType(ta) || !scalarType(tb) {
+		if err != nil || ta == tb || ta == "" || tb == "" || !scalarType(ta) && !scalarType(tb) {
 			return
 		}
 		c, ok := a.(*parser.Column)
@@ -174,7 +174,11 @@ func (s *scope) checkTypes(e parser.Expr) error {
 			what, pos = fmt.Sprintf("column %s.%s", c.Table, c.Name), c.Pos
 		}
 		hint := "compare values of one type: DynamoDB orders no number with a string"
-		if _, lit := b.(*parser.Literal); lit {
+		switch _, lit := b.(*parser.Literal); {
+		case lit && !scalarType(tb):
+			// A Go slice for one ?: IN (?) is not expanded.
+			hint = "give each value its own placeholder: IN (?, ?, ?)"
+		case lit:
 			hint = typeHint(ta)
 		}
 		err = errs.New(errs.Invalid, "%s is %s but is compared with %s %s", what, typeWord[ta], typeWord[tb], parser.Format(b)).
