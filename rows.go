@@ -187,16 +187,20 @@ func scanOne(dest any, v value.Value) error {
 
 // DriverValue converts a value of RawValues to what database/sql drivers
 // return: string, bool, nil, []byte for binaries, JSON text for lists,
-// maps and sets, and for numbers int64 for whole numbers that fit,
-// float64 for those it holds exactly, and else the digits as a string
-// (as drivers return DECIMAL), which database/sql converts to the
-// destination, exactly into a string or a decimal type.
+// maps and sets, and for numbers int64 when whole and in range, else the
+// digits as a string, as drivers return DECIMAL: database/sql converts
+// that to the destination, *float64 included, and a *string, a
+// sql.NullString or a decimal type gets the digits DynamoDB holds
+// (1234567.5, not the float64 text 1.2345675e+06).
 func DriverValue(v any) any {
 	switch x := v.(type) {
 	case nil, string, bool:
 		return x
 	case value.Number:
-		return value.ToGo(x)
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		return string(x)
 	case value.Binary:
 		return []byte(x)
 	}

@@ -60,9 +60,9 @@
 //
 // Columns come back as dynosql.DriverValue gives them: string, bool, nil
 // for NULL, JSON text for lists, maps and sets, and for numbers int64
-// (whole, fits) or float64 (holds it exactly), else the digits as a
-// string, so that scanning into a string or a decimal type keeps every
-// digit. ColumnTypeDatabaseTypeName reports the DynamoDB type of each
+// (whole, fits), else the digits as a string, as drivers return DECIMAL:
+// scanning into *float64 converts them, and into a string or a decimal
+// type keeps every digit. ColumnTypeDatabaseTypeName reports the DynamoDB type of each
 // column (S, N, BOOL, L, M, SS, NS) as the mapping declares it.
 //
 // Exec returns a Result whose RowsAffected counts the rows inserted,
