@@ -372,3 +372,30 @@ func TestQueryOfExplainAnalyzeRunsIt(t *testing.T) {
 		t.Errorf("sent %d requests; report:\n%s", requests.Load(), text)
 	}
 }
+
+// Scan has a row only while Next returns true: after the last row, and
+// after Close, it is an error, not the previous row again.
+func TestScanAfterTheLastRowIsAnError(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	ctx := context.Background()
+	for _, closeFirst := range []bool{false, true} {
+		rows, err := fx.DB.Query(ctx, "SELECT name FROM students WHERE id IN ('a91', 'b07')")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rows.Next() {
+			t.Fatal("no row")
+		}
+		if closeFirst {
+			_ = rows.Close()
+		} else {
+			for rows.Next() {
+			}
+		}
+		var name string
+		if err := rows.Scan(&name); !errors.Is(err, dynosql.ErrInvalid) {
+			t.Errorf("Scan after the rows (closed first: %v): %v, %q; want an error", closeFirst, err, name)
+		}
+		_ = rows.Close()
+	}
+}

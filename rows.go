@@ -48,6 +48,8 @@ func (r *Rows) ColumnTypes() []string { return r.types }
 // Next prepares the next row for Scan, returning false at the end or on
 // an error (see Err).
 func (r *Rows) Next() bool {
+	// Past the last row there is no row to Scan.
+	r.row = nil
 	if r.src == nil {
 		if len(r.fixed) == 0 {
 			return false
@@ -79,6 +81,7 @@ func (r *Rows) Err() error { return r.err }
 
 // Close stops the query. It is safe to call more than once.
 func (r *Rows) Close() error {
+	r.row, r.fixed = nil, nil
 	if r.src != nil {
 		return r.src.Close()
 	}
@@ -108,7 +111,7 @@ func (r *Rows) RawValues() []value.Value { return r.row }
 // maps), *any, or any sql.Scanner such as *sql.NullString.
 func (r *Rows) Scan(dest ...any) error {
 	if r.row == nil {
-		return errs.New(errs.Invalid, "Scan called without a row").WithHint("call Next first")
+		return errs.New(errs.Invalid, "Scan called without a row").WithHint("call Next first, and Scan only while it returns true")
 	}
 	if len(dest) != len(r.row) {
 		return errs.New(errs.Invalid, "Scan got %d destinations for %d columns", len(dest), len(r.row))
