@@ -271,3 +271,25 @@ func TestOrderBySortKeyReadsOnlyTheRowsNeeded(t *testing.T) {
 		})
 	}
 }
+
+// Canceled while rows stream out of a join, the statement's error is a
+// dynosql error of kind canceled, as before the first row.
+func TestCancelMidStreamIsACanceledError(t *testing.T) {
+	fx := testkit.Load(t, testkit.Backends()[1], "school")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rows, err := fx.DB.Query(ctx, "SELECT s.name FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'cs101'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = rows.Close() }()
+	if !rows.Next() {
+		t.Fatalf("no first row: %v", rows.Err())
+	}
+	cancel()
+	for rows.Next() {
+	}
+	if err := rows.Err(); !errors.Is(err, dynosql.ErrCanceled) {
+		t.Errorf("rows.Err() = %v (%T), want a canceled error", err, err)
+	}
+}

@@ -141,7 +141,7 @@ func (it *joinIter) next(ctx context.Context) (tuple, error) {
 			return nil, nil
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err // outer rows joined from memory send nothing that would see it
+			return nil, backendError("request", err) // outer rows joined from memory send nothing that would see it
 		}
 		head := it.queue[0]
 		if !head.ready() {
@@ -240,7 +240,7 @@ func (it *partitionIter) next(ctx context.Context) (tuple, error) {
 				// A cross product can take long: a cancelled statement
 				// stops here too.
 				if i%1024 == 0 && ctx.Err() != nil {
-					return nil, ctx.Err()
+					return nil, backendError("request", ctx.Err())
 				}
 				joined, err := it.r.extend(o, bySlot[step.Slot], step.Kind, step.On)
 				if err != nil {
