@@ -399,3 +399,20 @@ func TestScanAfterTheLastRowIsAnError(t *testing.T) {
 		_ = rows.Close()
 	}
 }
+
+// BEGIN, COMMIT and ROLLBACK steer the shell's session; through Query
+// or Exec they are refused, pointing at DB.Begin, rather than failing
+// with an internal error or "returns rows".
+func TestControlStatementsPointAtBegin(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	ctx := context.Background()
+	for _, sql := range []string{"BEGIN", "COMMIT", "ROLLBACK"} {
+		_, qerr := fx.DB.Query(ctx, sql)
+		_, xerr := fx.DB.Exec(ctx, sql)
+		for _, err := range []error{qerr, xerr} {
+			if !errors.Is(err, dynosql.ErrUnsupported) || !strings.Contains(err.Error(), "a transaction is a Tx") {
+				t.Errorf("%s: %v, want a refusal pointing at DB.Begin", sql, err)
+			}
+		}
+	}
+}

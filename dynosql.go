@@ -261,6 +261,9 @@ func (db *DB) Query(ctx context.Context, sql string, args ...any) (*Rows, error)
 
 // QueryPlan runs a plan from Explain (or any read plan) and returns its rows.
 func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
+	if err := notControl(p); err != nil {
+		return nil, err
+	}
 	if p.Explain && p.Analyze {
 		// It runs the statement, as in the shell, and returns what
 		// EXPLAIN ANALYZE prints, a line a row.
@@ -336,6 +339,9 @@ func (db *DB) Exec(ctx context.Context, sql string, args ...any) (Result, error)
 
 // ExecPlan runs a write plan.
 func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
+	if err := notControl(p); err != nil {
+		return Result{}, err
+	}
 	if p.Explain || !p.Writes {
 		return Result{}, errs.New(errs.Invalid, "this statement returns rows").WithHint("use Query")
 	}
@@ -348,6 +354,16 @@ func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 		return Result{}, err
 	}
 	return Result{RowsAffected: r.Affected, CopiesUpdated: r.CopiesUpdated, CopiesSkipped: r.CopiesSkipped, Warnings: r.Warnings}, nil
+}
+
+// notControl refuses BEGIN, COMMIT and ROLLBACK, which steer the
+// shell's session: from Go, a transaction is a Tx.
+func notControl(p *planner.Plan) error {
+	if p.Control == planner.NoControl {
+		return nil
+	}
+	return errs.New(errs.Unsupported, "BEGIN, COMMIT and ROLLBACK steer the shell's transaction; from Go a transaction is a Tx").
+		WithHint("use DB.Begin, or database/sql's DB.BeginTx, and its Commit or Rollback")
 }
 
 // describeError says why the table could not be described, in DynamoDB's
