@@ -416,3 +416,18 @@ func TestControlStatementsPointAtBegin(t *testing.T) {
 		}
 	}
 }
+
+// An argument left over (a ? missing from the SQL) is refused, as too
+// few are; a ? inside a subquery counts.
+func TestArgumentsMustMatchThePlaceholders(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	ctx := context.Background()
+	if _, err := fx.DB.Query(ctx, "SELECT title FROM courses WHERE id = ?", "math204", "extra"); !errors.Is(err, dynosql.ErrInvalid) ||
+		!strings.Contains(err.Error(), "1 placeholder(s) but 2 arguments") {
+		t.Errorf("an extra argument: %v", err)
+	}
+	rows, err := queryAll(fx.DB, "SELECT name FROM students WHERE id IN (SELECT student_id FROM enrollments WHERE course_id = ?) AND id = ?", "math204", "a91")
+	if err != nil || len(rows) != 1 {
+		t.Errorf("a ? in a subquery: %v, %v", rows, err)
+	}
+}

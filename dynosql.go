@@ -209,6 +209,11 @@ func (db *DB) planText(ctx context.Context, sql string, args []any, explain bool
 	if err != nil {
 		return nil, err
 	}
+	if n := max(parser.Placeholders(stmt), 0); len(vals) > n {
+		// An argument left over is a ? missing from the SQL.
+		return nil, errs.New(errs.Invalid, "the statement has %d placeholder(s) but %d arguments were given", n, len(vals)).
+			WithHint("pass one argument for each ?")
+	}
 	ak, keep := argsKey(vals)
 	if plan != nil && keep && ak == planArgs {
 		return plan, nil

@@ -43,7 +43,7 @@ func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, err
 	if err != nil {
 		return nil, err
 	}
-	return &stmt{conn: c, query: query, inputs: countPlaceholders(st)}, nil
+	return &stmt{conn: c, query: query, inputs: parser.Placeholders(st)}, nil
 }
 
 // Close implements driver.Conn.
@@ -149,56 +149,6 @@ func argValues(args []driver.NamedValue) []any {
 		out[i] = a.Value
 	}
 	return out
-}
-
-// countPlaceholders returns how many arguments st takes, or -1 for a
-// statement it does not know, which leaves the count to the planner.
-func countPlaceholders(st parser.Statement) int {
-	var exprs []parser.Expr
-	switch s := st.(type) {
-	case *parser.Explain:
-		return countPlaceholders(s.Statement)
-	case *parser.Select:
-		for _, c := range s.Columns {
-			exprs = append(exprs, c.Expr)
-		}
-		for _, t := range s.From {
-			exprs = append(exprs, t.On)
-		}
-		exprs = append(exprs, s.Where, s.Having, s.Limit, s.Offset)
-		exprs = append(exprs, s.GroupBy...)
-		for _, o := range s.OrderBy {
-			exprs = append(exprs, o.Expr)
-		}
-	case *parser.Insert:
-		for _, row := range s.Rows {
-			exprs = append(exprs, row...)
-		}
-		for _, a := range s.OnDuplicate {
-			exprs = append(exprs, a.Expr)
-		}
-	case *parser.Update:
-		for _, a := range s.Set {
-			exprs = append(exprs, a.Expr)
-		}
-		exprs = append(exprs, s.Where)
-	case *parser.Delete:
-		exprs = append(exprs, s.Where)
-	case *parser.CheckCopies:
-		exprs = append(exprs, s.Where)
-	default:
-		return -1
-	}
-	n := 0
-	for _, e := range exprs {
-		parser.Walk(e, func(x parser.Expr) bool {
-			if p, ok := x.(*parser.Placeholder); ok {
-				n = max(n, p.Index+1)
-			}
-			return true
-		})
-	}
-	return n
 }
 
 // stmt is a prepared statement: its text and number of arguments.

@@ -192,6 +192,16 @@ func TestPreparedStatementsCheckTheirArgumentCount(t *testing.T) {
 	if _, err := st.Query("a91"); err == nil || !strings.Contains(err.Error(), "expected 3 arguments, got 1") {
 		t.Errorf("one argument for three placeholders: got error %v, want database/sql's count check", err)
 	}
+	// A ? inside a subquery is counted too.
+	sub, err := db.Prepare("SELECT name FROM students WHERE id IN (SELECT student_id FROM enrollments WHERE course_id = ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Close() }()
+	var name string
+	if err := sub.QueryRow("sem100").Scan(&name); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("a prepared statement with its ? in a subquery: %v", err)
+	}
 }
 
 func TestPrepareReportsSyntaxErrorsWithPosition(t *testing.T) {
