@@ -63,23 +63,30 @@ func (c *conn) Begin() (driver.Tx, error) {
 // together at Commit as one TransactWriteItems (see the package
 // documentation). Isolation levels and read-only transactions are not
 // DynamoDB's to give.
-func (c *conn) BeginTx(_ context.Context, opts driver.TxOptions) (driver.Tx, error) {
+func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	if opts.Isolation != driver.IsolationLevel(0) || opts.ReadOnly {
 		return nil, errs.New(errs.Unsupported, "transactions take no isolation level or read-only option").
 			WithHint("begin with the default options: a transaction writes all or nothing")
 	}
 	c.tx = c.db.Begin()
-	return &tx{c: c}, nil
+	return &tx{c: c, ctx: ctx}, nil
 }
 
 // tx ends the conn's transaction.
-type tx struct{ c *conn }
+// tx is a sql.Tx's transaction. ctx is BeginTx's: database/sql
+// documents that it governs the transaction until Commit, whose
+// TransactWriteItems it bounds and counts (WithStats) as it would a
+// statement's requests.
+type tx struct {
+	c   *conn
+	ctx context.Context
+}
 
 // Commit sends the transaction's writes.
 func (t *tx) Commit() error {
 	x := t.c.tx
 	t.c.tx = nil
-	_, err := x.Commit(context.Background())
+	_, err := x.Commit(t.ctx)
 	return err
 }
 

@@ -526,3 +526,25 @@ func TestNumbersKeepEveryDigit(t *testing.T) {
 		}
 	}
 }
+
+// A sql.Tx runs under its BeginTx context until Commit, as database/sql
+// documents: the commit's TransactWriteItems counts into the context's
+// stats like any statement's requests.
+func TestATransactionCommitsUnderItsBeginContext(t *testing.T) {
+	db, _ := openSQL(t, testkit.Backends()[1])
+	stats := &dynosql.Stats{}
+	ctx := dynosql.WithStats(context.Background(), stats)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO courses (id, title) VALUES ('tx1', 'x')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := stats.Snapshot().Requests["TransactWriteItems"]; got != 1 {
+		t.Errorf("the BeginTx context's stats count %d TransactWriteItems, want 1", got)
+	}
+}

@@ -16,6 +16,7 @@ import (
 // Stats counts what one statement sent, from inside the SDK's middleware
 // stack: every attempt of every request (retries included), the items
 // that came back, and the capacity DynamoDB reports it consumed.
+// The zero value is ready to use, as NewStats's is.
 type Stats struct {
 	mu        sync.Mutex
 	requests  map[string]int
@@ -120,7 +121,15 @@ func (s *Stats) addUnclaimed(n int, warnings []string) {
 func (s *Stats) count(op string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests[op]++
+	s.addRequests(op, 1)
+}
+
+// addRequests counts n requests of op; a zero Stats counts too.
+func (s *Stats) addRequests(op string, n int) {
+	if s.requests == nil {
+		s.requests = map[string]int{}
+	}
+	s.requests[op] += n
 }
 
 // result adds the items and consumed capacity of a response, and
@@ -190,7 +199,7 @@ func (s *Stats) Merge(sn Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for op, n := range sn.Requests {
-		s.requests[op] += n
+		s.addRequests(op, n)
 	}
 	s.items += sn.Items
 	s.capacity += sn.Capacity
