@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
 )
 
 // refuse explains why slot s cannot be read without a Scan, or, when
@@ -25,6 +26,13 @@ func (b *selectBuilder) refuse(s int) error {
 			if col.Table == sl.Alias && !slices.Contains(by, col.Name) {
 				by = append(by, col.Name)
 			}
+		}
+	}
+	for _, c := range conds {
+		if col := nullKeyCompare(c, sl); col != "" {
+			// The key is given, as NULL: not a missing condition.
+			return errs.New(errs.Invalid, "%s.%s = NULL matches no row: NULL equals nothing, so it names no key to read", sl.Alias, col).
+				WithHint("give %s.%s a value (a nil argument is NULL)", sl.Alias, col)
 		}
 	}
 	what := "reading " + sl.Entity.Name
@@ -65,6 +73,23 @@ func (b *selectBuilder) refuse(s int) error {
 	}
 	e.Hint = hint + "; to read the whole table anyway, allow a Scan (--allow-scan)"
 	return &errs.ScanRefusedError{Base: e, Entity: sl.Entity.Name, Alias: sl.Alias, Table: m.Table}
+}
+
+// nullKeyCompare returns the key column of sl that c compares with
+// NULL (id = NULL, or id = ? given nil), or "".
+func nullKeyCompare(c parser.Expr, sl Slot) string {
+	cmp, ok := c.(*parser.Compare)
+	if !ok || cmp.Op != "=" {
+		return ""
+	}
+	for _, pair := range [][2]parser.Expr{{cmp.L, cmp.R}, {cmp.R, cmp.L}} {
+		col, okc := pair[0].(*parser.Column)
+		lit, okl := pair[1].(*parser.Literal)
+		if okc && okl && lit.Value == nil && col.Table == sl.Alias && sl.Entity.IsKeyColumn(col.Name) {
+			return col.Name
+		}
+	}
+	return ""
 }
 
 // scanHint says which conditions would let DynamoDB read the entity by
