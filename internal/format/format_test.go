@@ -1,6 +1,8 @@
 package format
 
 import (
+	"encoding/json"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -275,5 +277,23 @@ func TestDocumentsPrintTheirText(t *testing.T) {
 	}
 	if want := "l\tns\n[\"a<b>&c\"]\t[-1.5,9,10]\n"; b.String() != want {
 		t.Errorf("got %q want %q", b.String(), want)
+	}
+}
+
+// failing is a source that fails after its rows.
+type failing struct{ Static }
+
+func (f *failing) Err() error { return errors.New("stopped") }
+
+// JSON output cut short by an error does not parse: a consumer that sees
+// only stdout cannot take the rows printed for the whole result.
+func TestJSONCutShortDoesNotParse(t *testing.T) {
+	src := &failing{Static{Cols: []string{"a"}, Data: [][]value.Value{{value.Number("1")}}}}
+	var b strings.Builder
+	if _, err := (&Printer{W: &b, F: JSON}).Rows(src); err == nil {
+		t.Fatal("no error")
+	}
+	if json.Valid([]byte(b.String())) {
+		t.Errorf("output %q parses as a whole result", b.String())
 	}
 }

@@ -54,8 +54,10 @@ func (p *Printer) jsonRows(src Source) (int, error) {
 	}
 	if err := src.Err(); err != nil {
 		if p.F == JSON && n > 0 {
-			// Close the array so that what was printed still parses.
-			_, _ = io.WriteString(p.W, "]\n")
+			// The array stays open: a truncated result must not parse as
+			// a whole one (| jq would pass it on, its exit status the
+			// pipeline's).
+			_, _ = io.WriteString(p.W, "\n")
 		}
 		return n, err
 	}
