@@ -250,6 +250,8 @@ func partial(err error, e *mapping.Entity, rows []mapping.Row, o *outcomes, verb
 	}
 	if n := o.rows(refused); len(n) > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s refused, not %s: %s", len(n), wasWere(len(n)), verb, keyList(e, rows, n)))
+		// Run again as it is, the statement meets the same refusal.
+		finish = "first fix what refused those rows, then " + finish
 	}
 	if n := o.rows(skipped); len(n) > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s skipped (changed since read: no longer meeting the WHERE)", len(n), wasWere(len(n))))
