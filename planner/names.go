@@ -33,7 +33,12 @@ var (
 func standIn(attr string) string { return nameEscaper.Replace(attr) }
 
 // realName is the attribute a stand-in names.
-func realName(s string) string { return nameUnescaper.Replace(s) }
+func realName(s string) string {
+	if !strings.Contains(s, "%") {
+		return s // nearly every name: no replacer walk
+	}
+	return nameUnescaper.Replace(s)
+}
 
 // attrName names an attribute in an expression. Names are never split on
 // dots ("a.b" is one attribute, as the mapping and the items spell it)
