@@ -431,3 +431,19 @@ func TestArgumentsMustMatchThePlaceholders(t *testing.T) {
 		t.Errorf("a ? in a subquery: %v, %v", rows, err)
 	}
 }
+
+// A Commit whose context ended before it sent anything says nothing was
+// written, not that the transaction may or may not have been.
+func TestACommitWithAnEndedContextSaysNothingWasSent(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	tx := fx.DB.Begin()
+	if _, err := tx.Exec(context.Background(), "INSERT INTO courses (id, title) VALUES ('late', 'x')"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := tx.Commit(ctx)
+	if !errors.Is(err, dynosql.ErrCanceled) || strings.Contains(err.Error(), "may or may not") || !strings.Contains(err.Error(), "not sent") {
+		t.Errorf("Commit with an ended context: %v", err)
+	}
+}

@@ -66,6 +66,11 @@ func (tx *Tx) Commit(ctx context.Context) (Result, error) {
 		return Result{}, errs.New(errs.Invalid, "the transaction has ended").WithHint("BEGIN a new one")
 	}
 	tx.done = true
+	if err := ctx.Err(); err != nil {
+		// Ended before anything was sent: nothing may have landed.
+		return Result{}, errs.New(errs.Canceled, "the transaction was not sent: %v", err).
+			WithHint("COMMIT with a context that has not ended; nothing was written")
+	}
 	ctx, err := tx.db.safety.enter(ctx, &planner.Plan{Writes: len(tx.plan.Statements) > 0, Verb: "COMMIT", SQL: "COMMIT"})
 	if err != nil {
 		return Result{}, err
