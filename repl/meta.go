@@ -160,13 +160,24 @@ func (s *Session) include(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return errs.New(errs.Invalid, `\i takes one file name`)
 	}
+	if s.included >= maxIncludeDepth {
+		// A file that includes itself would run its statements, writes
+		// too, until the process ran out of files.
+		return errs.New(errs.Invalid, `\i nests files more than %d deep`, maxIncludeDepth).
+			WithHint(`does %s include itself, directly or through another file?`, args[0])
+	}
 	f, err := os.Open(expandHome(args[0]))
 	if err != nil {
 		return errs.New(errs.Invalid, "cannot open %s: %v", args[0], cause(err))
 	}
 	defer func() { _ = f.Close() }()
+	s.included++
+	defer func() { s.included-- }()
 	return s.RunScript(ctx, args[0], f)
 }
+
+// maxIncludeDepth bounds \i files run one inside another.
+const maxIncludeDepth = 16
 
 func (s *Session) help(context.Context, []string) error {
 	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)

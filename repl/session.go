@@ -39,6 +39,8 @@ type Session struct {
 
 	// tx is the transaction BEGIN opened, until COMMIT or ROLLBACK.
 	tx *dynosql.Tx
+	// included counts the \i files being run, one inside another.
+	included int
 
 	// Pager, when true and Height is not 0, sends table output of
 	// Height lines or more through the program PagerCommand names (a
@@ -137,8 +139,10 @@ func (r reported) Unwrap() error { return r.error }
 // variables, prints its result, and reports its failure on Err as well
 // as returning it.
 func (s *Session) Run(ctx context.Context, sql string) error {
-	s.last = sql
 	sql = s.substitute(sql)
+	// \g and \e take the statement as it ran, as psql's buffer holds it:
+	// a variable set since does not change what they run.
+	s.last = sql
 	ctx, stop := s.statementContext(ctx)
 	defer stop()
 	// Every statement counts what it sends: the warnings of reads whose

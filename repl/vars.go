@@ -138,7 +138,8 @@ func unsetHint(e *errs.Error) *errs.Error {
 	if e.Pos < 0 || e.Pos >= len(e.SQL) || e.SQL[e.Pos] != ':' {
 		return e
 	}
-	rest := strings.TrimPrefix(e.SQL[e.Pos+1:], "'")
+	after := e.SQL[e.Pos+1:]
+	rest := strings.TrimPrefix(strings.TrimPrefix(after, "'"), `"`)
 	n := nameAt(rest)
 	if n == 0 {
 		return e
@@ -146,6 +147,11 @@ func unsetHint(e *errs.Error) *errs.Error {
 	name := rest[:n]
 	c := *e
 	c.Hint = fmt.Sprintf(`no variable %s is set: \set %s VALUE first, or write ? for a parameter`, name, name)
+	if strings.HasPrefix(after, `"`) {
+		// psql's :"NAME" quotes an identifier; MySQL's names take
+		// backquotes, which :NAME inside them does not reach.
+		c.Hint = fmt.Sprintf(`:"%s" is not supported: write :%s for the value as written (a name), or :'%s' for it as a string`, name, name, name)
+	}
 	return &c
 }
 
