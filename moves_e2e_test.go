@@ -185,13 +185,7 @@ func TestAMoveOfARawItemKeepsWhatItDoesNotSet(t *testing.T) {
 		{"UPDATE `" + table + "` SET pk = 'c', flag = false, text = NULL WHERE pk = 'b' AND sk = 2", key("b", "2"), key("c", "2"),
 			map[string]types.AttributeValue{"flag": &types.AttributeValueMemberBOOL{}, "text": nil}},
 	} {
-		res, err := fx.DB.Exec(context.Background(), c.sql)
-		if err != nil {
-			t.Fatalf("%s: %v", c.sql, err)
-		}
-		if res.RowsAffected != 1 {
-			t.Errorf("%s: %d rows affected, want 1", c.sql, res.RowsAffected)
-		}
+		moveOne(t, fx, c.sql)
 		stored = with(stored, c.to)
 		for attr, v := range c.set {
 			if v == nil {
@@ -215,9 +209,7 @@ func TestAMoveOfAMappedItemKeepsWhatItDoesNotSet(t *testing.T) {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
 			fx := testkit.LoadText(t, b, thingsDesign, "")
-			key := func(id string) map[string]types.AttributeValue {
-				return map[string]types.AttributeValue{"PK": sAV("T#" + id), "SK": sAV("META")}
-			}
+			key := thingKey
 			stored := with(storedKinds(), with(key("1"), map[string]types.AttributeValue{
 				"id": sAV("1"), "n": nAV("1"), "note": &types.AttributeValueMemberNULL{Value: true}}))
 			put(t, fx, fx.Mapping.Table, stored)
@@ -229,13 +221,7 @@ func TestAMoveOfAMappedItemKeepsWhatItDoesNotSet(t *testing.T) {
 				{"UPDATE things SET id = '2' WHERE id = '1'", "2", with(key("2"), map[string]types.AttributeValue{"id": sAV("2")})},
 				{"UPDATE things SET n = n + 1 WHERE id = '2'", "2", map[string]types.AttributeValue{"n": nAV("2")}},
 			} {
-				res, err := fx.DB.Exec(context.Background(), c.sql)
-				if err != nil {
-					t.Fatalf("%s: %v", c.sql, err)
-				}
-				if res.RowsAffected != 1 {
-					t.Errorf("%s: %d rows affected, want 1", c.sql, res.RowsAffected)
-				}
+				moveOne(t, fx, c.sql)
 				stored = with(stored, c.changes)
 				sameItem(t, c.sql, get(t, fx, fx.Mapping.Table, key(c.at)), stored)
 			}
@@ -259,9 +245,7 @@ func TestAMoveWhoseGuardDynamoDBWouldRefuseSaysSo(t *testing.T) {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
 			fx := testkit.LoadText(t, b, thingsDesign, "")
-			key := func(id string) map[string]types.AttributeValue {
-				return map[string]types.AttributeValue{"PK": sAV("T#" + id), "SK": sAV("META")}
-			}
+			key := thingKey
 			wide := func(id string, attrs int) map[string]types.AttributeValue {
 				item := with(key(id), map[string]types.AttributeValue{"id": sAV(id)})
 				for i := range attrs {
@@ -376,4 +360,21 @@ func noWrites(t *testing.T, sql string, stats *executor.Stats) {
 			t.Errorf("%s: sent %s, want nothing written", sql, op)
 		}
 	}
+}
+
+// moveOne runs sql, which must change one row.
+func moveOne(t *testing.T, fx *testkit.Fixture, sql string) {
+	t.Helper()
+	res, err := fx.DB.Exec(context.Background(), sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	if res.RowsAffected != 1 {
+		t.Errorf("%s: %d rows affected, want 1", sql, res.RowsAffected)
+	}
+}
+
+// thingKey is the base key of thingsDesign's row id.
+func thingKey(id string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"PK": sAV("T#" + id), "SK": sAV("META")}
 }

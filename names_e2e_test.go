@@ -26,6 +26,25 @@ type namesTable struct {
 	table  string
 }
 
+// newPkN creates, on DynamoDB Local, a table keyed by a number id alone,
+// dropped when the test ends.
+func newPkN(t *testing.T) namesTable {
+	t.Helper()
+	client := ddblocal.Client(t)
+	n := namesTable{client: client, table: ddblocal.UniqueTable(t, "PkN")}
+	_, err := client.CreateTable(context.Background(), &dynamodb.CreateTableInput{TableName: aws.String(n.table),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeN}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(n.table)})
+	})
+	return n
+}
+
 func (n namesTable) rows(t *testing.T, sql string, want ...[]value.Value) {
 	t.Helper()
 	rows, err := n.db.Query(context.Background(), sql)
@@ -103,18 +122,7 @@ func (n namesTable) put(t *testing.T, item map[string]types.AttributeValue) {
 // it).
 func TestRawAttributeNamesAreWholeNames(t *testing.T) {
 	ctx := context.Background()
-	client := ddblocal.Client(t)
-	n := namesTable{client: client, table: ddblocal.UniqueTable(t, "PkN")}
-	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(n.table),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeN}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(n.table)})
-	})
+	n := newPkN(t)
 	num := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
 	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	n.put(t, map[string]types.AttributeValue{"id": num("88"), "x[0]": str("br"),
@@ -122,7 +130,8 @@ func TestRawAttributeNamesAreWholeNames(t *testing.T) {
 	n.put(t, map[string]types.AttributeValue{"id": num("66"), "a[b]": str("ab"), "c]": str("cc"), "[": str("open"),
 		"%5B": str("pct"), "d.e": str("de"), "v": str("v")})
 	n.put(t, map[string]types.AttributeValue{"id": num("55"), "v": str("w")})
-	if n.db, err = dynosql.Open(ctx, nil, client); err != nil {
+	var err error
+	if n.db, err = dynosql.Open(ctx, nil, n.client); err != nil {
 		t.Fatal(err)
 	}
 	key := func(id string) map[string]types.AttributeValue { return map[string]types.AttributeValue{"id": num(id)} }
@@ -190,21 +199,11 @@ func TestRawAttributeNamesAreWholeNames(t *testing.T) {
 // that holds an attribute of that name.
 func TestAColumnNamedStarIsRefused(t *testing.T) {
 	ctx := context.Background()
-	client := ddblocal.Client(t)
-	n := namesTable{client: client, table: ddblocal.UniqueTable(t, "PkN")}
-	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(n.table),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeN}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(n.table)})
-	})
+	n := newPkN(t)
 	n.put(t, map[string]types.AttributeValue{"id": &types.AttributeValueMemberN{Value: "77"},
 		"*": &types.AttributeValueMemberS{Value: "star"}, "v": &types.AttributeValueMemberS{Value: "w"}})
-	if n.db, err = dynosql.Open(ctx, nil, client); err != nil {
+	var err error
+	if n.db, err = dynosql.Open(ctx, nil, n.client); err != nil {
 		t.Fatal(err)
 	}
 	T := "`" + n.table + "`"
