@@ -39,7 +39,7 @@ func textRows(text string) *Rows {
 func (r *Rows) Columns() []string { return r.columns }
 
 // ColumnTypes returns the DynamoDB type of each output column, as the
-// mapping declares it: S, N, BOOL, L, M, SS or NS. COUNT, SUM, AVG and
+// mapping declares it: S, N, B, BOOL, L, M, SS or NS. COUNT, SUM, AVG and
 // arithmetic are N, comparisons BOOL, MIN and MAX the type of their
 // argument. A column whose type the statement does not fix (a NULL
 // literal) is "". A value may still be NULL whatever the type says.
@@ -88,9 +88,9 @@ func (r *Rows) Close() error {
 	return nil
 }
 
-// Values returns the current row as plain Go values: string, bool, nil
-// for NULL, []any for lists, map[string]any for maps, []string for string
-// sets, and for numbers int64 (whole, fits), float64 (when it holds the
+// Values returns the current row as plain Go values: string, []byte for
+// binaries, bool, nil for NULL, []any for lists and number sets,
+// map[string]any for maps, []string for string sets, and for numbers int64 (whole, fits), float64 (when it holds the
 // number exactly) or else the number's digits as a string, never a
 // float64 that has lost digits.
 func (r *Rows) Values() []any {
