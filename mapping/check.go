@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -237,7 +238,52 @@ func (m *Mapping) checkOptional(e *Entity) error {
 	for attr := range required {
 		delete(e.optAttrs, attr)
 	}
+	return m.checkOptionalTellable(e)
+}
+
+// checkOptionalTellable refuses an optional index whose key templates
+// hold no column but the base key's (GSI1PK: "OPEN", GSI1SK:
+// "{date}#{id}"): dynosql takes a row to be in a sparse index exactly
+// when it has the columns of the index's keys, and the base key's are
+// never NULL, so such an index would look complete. Reads through it
+// would miss the rows it does not hold, and every INSERT would put the
+// row in it.
+func (m *Mapping) checkOptionalTellable(e *Entity) error {
+	base := e.BaseKeyColumns()
+	for _, p := range e.paths {
+		if !p.Optional {
+			continue
+		}
+		var keys []string
+		tells := false
+		for _, attr := range []string{p.PKAttr, p.SKAttr} {
+			k := e.keys[attr]
+			if attr == "" || k == nil || attr == m.PartitionKey || attr == m.SortKey {
+				continue
+			}
+			keys = append(keys, fmt.Sprintf("%s: %q", attr, k.Raw))
+			for _, c := range k.Columns() {
+				tells = tells || !slices.Contains(base, c)
+			}
+		}
+		if tells {
+			continue
+		}
+		return m.fail("entities."+e.Name+".optional", "%s cannot be optional for %s: its keys (%s) hold no column but the table key's, which every row has, so a row cannot tell whether it is in %s",
+			p.Index, e.Name, strings.Join(keys, ", "), p.Index).
+			WithHint("give the index key a column only the rows in %s hold (%s: \"{...}\"), or leave %s's keys out of %s (its items stay readable through the table)",
+				p.Index, keyAttrOf(p, m), p.Index, e.Name)
+	}
 	return nil
+}
+
+// keyAttrOf returns the first key attribute of an index path that is not
+// one of the table's.
+func keyAttrOf(p *AccessPath, m *Mapping) string {
+	if p.PKAttr != m.PartitionKey {
+		return p.PKAttr
+	}
+	return p.SKAttr
 }
 
 func (m *Mapping) path(e *Entity, index, pk, sk string) *AccessPath {

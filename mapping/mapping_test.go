@@ -133,3 +133,64 @@ func TestTheBaseOfTheBrokenMappingsIsValid(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// openOrders is Alex DeBrie's sparse index of open orders: only the open
+// ones carry GSI1PK and GSI1SK.
+const openOrders = `
+table: Shop
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
+entities:
+  orders:
+    keys: {PK: "CUSTOMER#{Username}", SK: "ORDER#{date}#{OrderId}", GSI1PK: "OPEN", GSI1SK: "{date}#{OrderId}"}
+    columns: {Username: S, date: S, OrderId: S, Status: S}
+    optional: [GSI1]
+`
+
+// dynosql takes a row to be in a sparse index when it has the columns of
+// the index's keys. An index whose templates hold only literal text and
+// the base key's columns, which every row has, would look complete: a
+// read through it would miss the rows it does not hold (COUNT(*) gave
+// 2 orders of 4), and every INSERT would put the row in it.
+func TestAnOptionalIndexMustHoldAColumnOfItsOwn(t *testing.T) {
+	refused := []struct{ name, mapping string }{
+		{"a literal and the base key's columns", openOrders},
+		{"the base key's columns only", strings.Replace(school, "    columns: {student_id: S, course_id: S}\n",
+			"    columns: {student_id: S, course_id: S}\n    optional: [GSI1]\n", 1)},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name+" is refused", func(t *testing.T) {
+			_, err := mapping.Parse("shop.yaml", []byte(tc.mapping))
+			if err == nil {
+				t.Fatal("Parse accepted an optional index no row can tell it is in")
+			}
+			if !errors.Is(err, errs.Mapping) {
+				t.Errorf("error kind = %v, want mapping", errs.As(err).Kind)
+			}
+			for _, w := range []string{"shop.yaml", ".optional", "GSI1 cannot be optional for", "hold no column but the table key's"} {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			if h := errs.As(err).Hint; !strings.Contains(h, "a column only the rows in GSI1 hold") || !strings.Contains(h, "leave GSI1's keys out of") {
+				t.Errorf("hint %q does not say what to do", h)
+			}
+		})
+	}
+	accepted := []struct{ name, old, new string }{
+		{"a column of its own", `GSI1PK: "OPEN"`, `GSI1PK: "OPEN#{open_since}"`},
+		{"a column of its own in the sort key", `GSI1SK: "{date}#{OrderId}"`, `GSI1SK: "{opened}#{OrderId}"`},
+		{"a non-optional index", "    optional: [GSI1]\n", ""},
+	}
+	for _, tc := range accepted {
+		t.Run(tc.name+" is accepted", func(t *testing.T) {
+			src := strings.Replace(openOrders, tc.old, tc.new, 1)
+			src = strings.Replace(src, "Status: S}", "Status: S, open_since: S, opened: S}", 1)
+			if _, err := mapping.Parse("shop.yaml", []byte(src)); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

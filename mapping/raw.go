@@ -61,9 +61,13 @@ func Raw(desc *types.TableDescription) (*Mapping, error) {
 		return nil, errs.New(errs.Unsupported, "the description of table %s gives no type for its key attribute(s) %s, so its keys cannot be read raw", name, strings.Join(untyped, ", ")).
 			WithHint("give the table a mapping that declares the key types (--mapping); the embedded backend does not report them")
 	}
-	// Items need not be in an index: every index is sparse here.
-	for n := range m.Indexes {
-		e.Optional = append(e.Optional, n)
+	// Items need not be in an index: every index is sparse here, but
+	// one keyed by the table's own key attributes only (an inverted
+	// index, SK / PK), which holds every item.
+	for n, ix := range m.Indexes {
+		if !m.isBaseKeyAttr(ix.PartitionKey) || !m.isBaseKeyAttr(ix.SortKey) {
+			e.Optional = append(e.Optional, n)
+		}
 	}
 	m.Entities = map[string]*Entity{name: e}
 	if err := m.check(); err != nil {
@@ -78,3 +82,9 @@ func Raw(desc *types.TableDescription) (*Mapping, error) {
 // Raw reports whether the entity is a table read without a mapping:
 // SELECT * shows every attribute its items hold.
 func (e *Entity) Raw() bool { return e.raw }
+
+// isBaseKeyAttr reports whether attr is one of the table's key attributes
+// ("" counts as one: an index without a sort key).
+func (m *Mapping) isBaseKeyAttr(attr string) bool {
+	return attr == "" || attr == m.PartitionKey || attr == m.SortKey
+}

@@ -61,3 +61,34 @@ func TestRawRefusesKeysOfUnknownType(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// An index keyed by the table's own key attributes (the inverted index of
+// an adjacency list) holds every item: read raw, it is not sparse, and
+// the mapping loads.
+func TestRawTakesAnInvertedIndexForComplete(t *testing.T) {
+	k := func(n string, kt types.KeyType) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: kt}
+	}
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: "S"}
+	}
+	desc := &types.TableDescription{TableName: aws.String("Adj"),
+		KeySchema:            []types.KeySchemaElement{k("PK", types.KeyTypeHash), k("SK", types.KeyTypeRange)},
+		AttributeDefinitions: []types.AttributeDefinition{def("PK"), def("SK"), def("GSI1PK")},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndexDescription{
+			{IndexName: aws.String("Inverted"), KeySchema: []types.KeySchemaElement{k("SK", types.KeyTypeHash), k("PK", types.KeyTypeRange)}},
+			{IndexName: aws.String("GSI1"), KeySchema: []types.KeySchemaElement{k("GSI1PK", types.KeyTypeHash), k("SK", types.KeyTypeRange)}},
+		},
+	}
+	m, err := mapping.Raw(desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := m.Entity("Adj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Optional) != 1 || e.Optional[0] != "GSI1" {
+		t.Errorf("optional = %v, want [GSI1]", e.Optional)
+	}
+}
