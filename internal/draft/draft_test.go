@@ -276,3 +276,81 @@ func TestAnAttributeNamedStarIsLeftOut(t *testing.T) {
 		t.Errorf("the draft does not say why * is left out:\n%s", out)
 	}
 }
+
+// openOrders is Alex DeBrie's sparse index of open orders: four orders,
+// of which only the two open ones carry GSI1PK and GSI1SK. gsi1pk gives
+// each order's GSI1PK ("" for none).
+func openOrders(gsi1pk func(status string) string) draft.Input {
+	in := draft.Input{Table: table(draft.Index{Name: "GSI1", PartitionKey: "GSI1PK", SortKey: "GSI1SK"}), Open: true}
+	for _, c := range []string{"alex", "bob"} {
+		in.Items = append(in.Items, item("PK", "CUSTOMER#"+c, "SK", "CUSTOMER#"+c, "Username", c))
+	}
+	for _, o := range []struct{ c, date, id, status string }{
+		{"alex", "2024-01-01", "123", "SHIPPED"}, {"alex", "2024-02-11", "124", "OPEN"},
+		{"bob", "2024-03-05", "200", "SHIPPED"}, {"bob", "2024-03-09", "201", "PENDING"},
+	} {
+		it := item("PK", "CUSTOMER#"+o.c, "SK", "ORDER#"+o.date+"#"+o.id, "OrderId", o.id, "Status", o.status)
+		if pk := gsi1pk(o.status); pk != "" {
+			it["GSI1PK"], it["GSI1SK"] = s(pk), s(o.date+"#"+o.id)
+		}
+		in.Items = append(in.Items, it)
+	}
+	return in
+}
+
+// Only the open orders are in GSI1, and their GSI1PK is the literal
+// "OPEN": a template of literal text and the base key's columns, which
+// every order has, would make dynosql take GSI1 for complete (SELECT *
+// FROM orders read 2 orders of 4) and put every inserted order in it.
+// The draft leaves GSI1 out of orders and says so.
+func TestASparseIndexWhoseKeysTellNothingIsLeftOutOfTheEntity(t *testing.T) {
+	in := openOrders(func(status string) string {
+		if status == "SHIPPED" {
+			return ""
+		}
+		return "OPEN"
+	})
+	m, out := drafted(t, in, map[int]string{0: "customers", 2: "orders", 3: "orders"})
+	want := "customers PK=CUSTOMER#{Username} SK=CUSTOMER#{Username} | Username:S\n" +
+		"orders PK=CUSTOMER#{Username} SK=ORDER#{date}#{OrderId} | GSI1PK:S GSI1SK:S OrderId:S Status:S Username:S date:S"
+	if got := summary(m); got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	if len(m.Indexes) != 0 {
+		t.Errorf("indexes %v, want none", m.IndexNames())
+	}
+	for _, say := range []string{
+		"# Index GSI1 is left out: the keys of the items in it tell nothing of which items those are",
+		`# Index GSI1 is left out of its keys: 2 of its 4 sampled items are in it, but their keys there (such as GSI1PK = "OPEN", GSI1SK = "2024-02-11#124")`,
+		"dynosql does not read GSI1 for them, nor write its keys (GSI1PK, GSI1SK) on INSERT or UPDATE",
+	} {
+		if !strings.Contains(out, say) {
+			t.Errorf("the draft does not say %q:\n%s", say, out)
+		}
+	}
+}
+
+// GSI1PK holds the order's Status, but only on orders not shipped: a
+// shipped order has a Status and no GSI1PK. Named Status, the column
+// would tell dynosql that every order is in GSI1 (WHERE Status =
+// 'SHIPPED' read GSI1 and found none, and INSERT of a shipped order
+// wrote GSI1PK): it gets a name of its own, and the draft says why.
+func TestAnIndexKeyIsNotNamedAfterAnAttributeItemsOutsideTheIndexHold(t *testing.T) {
+	in := openOrders(func(status string) string {
+		if status == "SHIPPED" {
+			return ""
+		}
+		return status
+	})
+	m, out := drafted(t, in, map[int]string{2: "orders", 3: "orders"})
+	e := m.Entities["orders"]
+	if e == nil {
+		t.Fatalf("no orders entity:\n%s", out)
+	}
+	if k := e.Key("GSI1PK"); k == nil || k.Raw != "{gsi1_pk}" || len(e.Optional) != 1 {
+		t.Errorf("orders: GSI1PK %v, optional %v; want {gsi1_pk}, optional GSI1\n%s", k, e.Optional, out)
+	}
+	if say := "gsi1_pk: S  # nothing in the keys names it; not named Status: 2 of its 4 sampled items hold Status without GSI1PK"; !strings.Contains(out, say) {
+		t.Errorf("the draft does not say %q:\n%s", say, out)
+	}
+}

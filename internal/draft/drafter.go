@@ -21,6 +21,9 @@ type drafter struct {
 	// owners maps key labels (c, sh) to the type or facet whose id
 	// they prefix (see findOwners).
 	owners map[string]string
+	// untellable holds the sparse indexes left out of some entity's keys
+	// because they would tell nothing of which items they hold.
+	untellable map[string]bool
 }
 
 // unfit is sampled items left out of every entity, and why.
@@ -30,7 +33,7 @@ type unfit struct {
 }
 
 func newDrafter(in Input) *drafter {
-	d := &drafter{in: in, t: &in.Table}
+	d := &drafter{in: in, t: &in.Table, untellable: map[string]bool{}}
 	// The order items come in (a Scan's) must not change the draft.
 	d.in.Items = slices.Clone(in.Items)
 	slices.SortStableFunc(d.in.Items, func(a, b Item) int { return strings.Compare(d.keyText(a), d.keyText(b)) })

@@ -86,6 +86,7 @@ func (d *drafter) buildEntity(items []Item, g *Group) *entity {
 	}
 	d.pruneIndexes(e)
 	e.shareVars()
+	d.dropUntellable(e)
 	d.attributeColumns(e)
 	return e
 }
@@ -224,11 +225,108 @@ func (d *drafter) pruneIndexes(e *entity) {
 	}
 }
 
-// dropTemplate makes a key attribute an ordinary column of the entity.
+// dropTemplate makes a key attribute an ordinary column of the entity;
+// its template's columns go with it, but those another template holds.
 func (e *entity) dropTemplate(attr string) {
 	t := e.keys[attr]
 	delete(e.keys, attr)
-	e.vars = slices.DeleteFunc(e.vars, func(v *variable) bool { return slices.Contains(t.vars(), v) })
+	e.vars = slices.DeleteFunc(e.vars, func(v *variable) bool {
+		if !slices.Contains(t.vars(), v) {
+			return false
+		}
+		for _, o := range e.keys {
+			if slices.Contains(o.vars(), v) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// dropUntellable leaves out of the entity a sparse index whose key
+// templates hold only literal text and columns of the base key (GSI1PK:
+// "OPEN", GSI1SK: "{date}#{id}" for the open orders): every row has
+// those, so a mapping cannot say which rows are in the index, and
+// mapping refuses it. The items stay readable through the table; the
+// index's key attributes become ordinary columns, which dynosql neither
+// reads the index by nor writes for the index.
+func (d *drafter) dropUntellable(e *entity) {
+	var base []*variable
+	for _, a := range d.t.baseKeys() {
+		base = append(base, e.keys[a].vars()...)
+	}
+	for _, name := range slices.Clone(e.optional) {
+		ix := d.index(name)
+		var attrs, keys []string
+		tells := false
+		for _, a := range []string{ix.PartitionKey, ix.SortKey} {
+			t := e.keys[a]
+			if a == "" || t == nil || slices.Contains(d.t.baseKeys(), a) {
+				continue
+			}
+			attrs = append(attrs, a)
+			for _, v := range t.vars() {
+				tells = tells || !slices.Contains(base, v)
+			}
+		}
+		if tells {
+			continue
+		}
+		for _, it := range e.items {
+			if len(keys) == 0 && slices.ContainsFunc(attrs, func(a string) bool { return it[a] != nil }) {
+				for _, a := range attrs {
+					keys = append(keys, a+" = "+d.valueText(it[a]))
+				}
+			}
+		}
+		held := min(heldBy(e.keys[ix.PartitionKey], len(e.items)), heldBy(e.keys[ix.SortKey], len(e.items)))
+		e.dropOptional(name)
+		d.untellable[name] = true
+		for _, a := range attrs {
+			e.dropTemplate(a)
+		}
+		d.dropHalves(e)
+		e.notes = append(e.notes, fmt.Sprintf("Index %s is left out of its keys: %d of its %s are in it, but their keys there (such as %s) hold only literal text "+
+			"and parts of the table's key, which every item has, so a mapping cannot tell which items are in it. The items are read through the table; "+
+			"dynosql does not read %s for them, nor write its keys (%s) on INSERT or UPDATE. To use %s, map its keys with a column only the items in it hold",
+			name, held, count(len(e.items), d.noun()), strings.Join(keys, ", "), name, strings.Join(attrs, ", "), name))
+	}
+}
+
+// dropHalves drops the templates that, once others are gone, would give
+// the entity one key of a global index but not the other.
+func (d *drafter) dropHalves(e *entity) {
+	for changed := true; changed; {
+		changed = false
+		for _, ix := range d.t.Indexes {
+			if ix.Local || e.inIndex(ix) {
+				continue
+			}
+			for _, a := range []string{ix.PartitionKey, ix.SortKey} {
+				if e.keys[a] != nil && !slices.Contains(d.t.baseKeys(), a) {
+					e.dropTemplate(a)
+					e.dropOptional(ix.Name)
+					changed = true
+				}
+			}
+		}
+	}
+}
+
+// dropOptional forgets that the entity is in a sparse index.
+func (e *entity) dropOptional(name string) {
+	e.optional = slices.DeleteFunc(e.optional, func(n string) bool { return n == name })
+	e.notes = slices.DeleteFunc(e.notes, func(n string) bool { return strings.HasSuffix(n, " are in "+name+" (sparse index)") })
+}
+
+// index returns the table's index of that name.
+func (d *drafter) index(name string) Index {
+	for _, ix := range d.t.Indexes {
+		if ix.Name == name {
+			return ix
+		}
+	}
+	return Index{}
 }
 
 func heldBy(t *tmpl, n int) int {
@@ -241,6 +339,9 @@ func heldBy(t *tmpl, n int) int {
 // vars returns the template's columns.
 func (t *tmpl) vars() []*variable {
 	var vs []*variable
+	if t == nil {
+		return nil
+	}
 	for _, p := range t.parts {
 		if p.v != nil {
 			vs = append(vs, p.v)

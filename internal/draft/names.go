@@ -65,7 +65,21 @@ func (d *drafter) bestName(e *entity, v *variable) (name string, rank int, why s
 			return attr, rankAttr, ""
 		}
 	}
-	if attrs := e.matchingAttrs(v); len(attrs) > 0 {
+	attrs := e.matchingAttrs(v)
+	var without string // an attribute items hold without the column
+	attrs = slices.DeleteFunc(attrs, func(a string) bool {
+		if n := e.heldWithout(v, a); n > 0 {
+			without = join(without, fmt.Sprintf("not named %s: %d of its %s hold %s without %s", a, n, count(len(e.items), d.noun()), a, strings.Join(v.attrs, " or ")))
+			return true
+		}
+		return false
+	})
+	defer func() {
+		if without != "" && rank < rankAttr {
+			why = join(why, without)
+		}
+	}()
+	if len(attrs) > 0 {
 		name = attrs[0]
 		for _, a := range attrs {
 			if v.label != "" && strings.Contains(strings.ToLower(a), strings.ToLower(v.label)) {
@@ -103,6 +117,23 @@ func (d *drafter) bestName(e *entity, v *variable) (name string, rank int, why s
 		return snake(e.facet) + "_id", rankGuess, "named after the facet " + e.facet
 	}
 	return snake(v.attrs[0]), rankFallback, "nothing in the keys names it"
+}
+
+// heldWithout counts the entity's items that hold attribute a but no
+// value of the column: items a sparse index leaves out (a shipped order
+// has a Status but no GSI1PK). Naming the column after a would tell
+// dynosql that every item with an a is in the index.
+func (e *entity) heldWithout(v *variable, a string) int {
+	n := 0
+	for i, it := range e.items {
+		if _, ok := v.vals[i]; ok {
+			continue
+		}
+		if av, ok := it[a]; ok && !isNull(av) {
+			n++
+		}
+	}
+	return n
 }
 
 func all(v *variable, re *regexp.Regexp) bool {

@@ -115,6 +115,10 @@ func (d *drafter) renderIndexes(b *bytes.Buffer) {
 		fmt.Fprintf(b, "  %s: {%s}\n", yamlKey(ix.Name), strings.Join(fields, ", "))
 	}
 	for _, n := range unused {
+		if d.untellable[n] {
+			fmt.Fprintf(b, "# Index %s is left out: the keys of the items in it tell nothing of which items those are (see the entities' comments).\n", n)
+			continue
+		}
 		fmt.Fprintf(b, "# Index %s is left out: no %s of any entity holds its keys.\n", n, d.noun())
 	}
 }
