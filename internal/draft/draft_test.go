@@ -354,3 +354,95 @@ func TestAnIndexKeyIsNotNamedAfterAnAttributeItemsOutsideTheIndexHold(t *testing
 		t.Errorf("the draft does not say %q:\n%s", say, out)
 	}
 }
+
+// Repositories keyed PK = SK = REPO#<owner>#<name>: a name after a value
+// reads as a label on its own, but fifteen of them in the one place
+// where the keys differ are values. Each repository was an entity of
+// its own, and repositories not in the sample belonged to none.
+func TestManyWordsInEverySegmentThatHoldsThemAreValues(t *testing.T) {
+	in := draft.Input{Table: table()}
+	names := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron"}
+	for i, n := range names {
+		owner := []string{"alice", "bob", "carol"}[i%3]
+		key := "REPO#" + owner + "#" + n
+		in.Items = append(in.Items, item("PK", key, "SK", key, "RepoName", n, "Owner", owner))
+	}
+	m, out := drafted(t, in, map[int]string{0: "repos", 14: "repos"})
+	if got, want := summary(m), "repos PK=REPO#{Owner}#{RepoName} SK=REPO#{Owner}#{RepoName} | Owner:S RepoName:S"; got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	if say := `15 different words in one place of its keys ("alpha", "beta", "delta" (12 more)) are taken for values of a column`; !strings.Contains(out, say) {
+		t.Errorf("the draft does not say %q:\n%s", say, out)
+	}
+}
+
+// Five repositories with three stars each: each word goes with one owner,
+// where a label (u#1#follower, u#2#follower) goes with many. COUNT(*)
+// FROM stars found one repository's 3 stars of 15.
+func TestWordsThatEachGoWithOneValueOfTheRestOfTheKeyAreValues(t *testing.T) {
+	in := draft.Input{Table: table()}
+	for i, n := range []string{"alpha", "beta", "gamma", "delta", "epsilon"} {
+		owner := []string{"alice", "bob", "carol"}[i%3]
+		for _, u := range []string{"dan", "erin", "fay"} {
+			in.Items = append(in.Items, item("PK", "REPO#"+owner+"#"+n, "SK", "STAR#"+u, "StarringUser", u))
+		}
+	}
+	m, out := drafted(t, in, map[int]string{0: "stars", 14: "stars"})
+	if got, want := summary(m), "stars PK=REPO#{repo_id}#{repo_id_2} SK=STAR#{StarringUser} | StarringUser:S repo_id:S repo_id_2:S"; got != want {
+		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	if say := "each goes with one value of the rest of its key"; !strings.Contains(out, say) {
+		t.Errorf("the draft does not say %q:\n%s", say, out)
+	}
+
+	// Labels after a value, each with many users, stay labels; and one
+	// word the whole sample holds is said to be a guess.
+	in = draft.Input{Table: table()}
+	for _, u := range []string{"u1", "u2", "u3"} {
+		for _, l := range []string{"follower", "following"} {
+			for _, o := range []string{"u7", "u8"} {
+				in.Items = append(in.Items, item("PK", "u#"+u+"#"+l, "SK", o))
+			}
+		}
+	}
+	m, out = drafted(t, in, nil)
+	if got := summary(m); !strings.Contains(got, "PK=u#{u_id}#follower ") || !strings.Contains(got, "PK=u#{u_id}#following ") {
+		t.Errorf("drafted\n%s\nwant one entity keyed u#{u_id}#follower and one u#{u_id}#following", got)
+	}
+	if say := `"follower" is taken for literal text, as every sample item here holds it`; !strings.Contains(out, say) {
+		t.Errorf("the draft does not say %q:\n%s", say, out)
+	}
+}
+
+// PK is a bare username, SK PROFILE or ORDER#n: the usernames are values
+// of the profiles' {pk}, so the orders of every user are one entity, not
+// one entity per user (orders keyed PK = "alice", then bobs, carols...).
+// Without profiles, three or more partitions named by a word and keyed
+// alike within are one entity too.
+func TestWordsThatAreValuesElsewhereAreValues(t *testing.T) {
+	for _, tc := range []struct {
+		users    []string
+		profiles bool
+	}{{[]string{"alice", "bob"}, true}, {[]string{"alice", "bob", "carol", "dave"}, true}, {[]string{"alice", "bob", "carol"}, false}} {
+		in := draft.Input{Table: table()}
+		for _, u := range tc.users {
+			if tc.profiles {
+				in.Items = append(in.Items, item("PK", u, "SK", "PROFILE", "Email", u+"@x"))
+			}
+			for n := range 3 {
+				in.Items = append(in.Items, item("PK", u, "SK", fmt.Sprintf("ORDER#%d", 100+n), "Amount", n))
+			}
+		}
+		m, out := drafted(t, in, map[int]string{1: "orders", len(in.Items) - 1: "orders"})
+		want := "orders PK={pk} SK=ORDER#{order_id} | Amount:N order_id:S pk:S"
+		if tc.profiles {
+			want += "\nshop PK={pk} SK=PROFILE | Email:S pk:S"
+		}
+		if got := summary(m); got != want {
+			t.Errorf("%d users (profiles %v): drafted\n%s\nwant\n%s", len(tc.users), tc.profiles, got, want)
+		}
+		if !strings.Contains(out, "are taken for values of a column, not literal text") {
+			t.Errorf("the draft does not say it took words for values:\n%s", out)
+		}
+	}
+}

@@ -64,6 +64,7 @@ func (d *drafter) infer() {
 			byType[c.typ] = true
 			e := d.buildEntity(c.items, nil)
 			e.typ = c.typ
+			e.notes = append(e.notes, c.notes...)
 			d.entities = append(d.entities, e)
 		}
 	}

@@ -146,6 +146,10 @@ func (d *drafter) buildTemplate(e *entity, attr string) *tmpl {
 			same = same && !o.sh.Segs[p].Var && o.texts[p] == lit
 		}
 		if same {
+			afterValue := len(t.parts) > 1 && t.parts[len(t.parts)-2].v != nil
+			if wordRe.MatchString(lit) && !isUpper(lit) && (afterValue || (n == 1 && attr == d.t.PartitionKey && len(e.items) > 1)) {
+				t.notes = append(t.notes, fmt.Sprintf("%s is taken for literal text, as every %s here holds it; if it is a value (a name), write a {column} in its place", quote(lit), d.noun()))
+			}
 			t.parts = append(t.parts, part{lit: lit})
 			if wordRe.MatchString(lit) {
 				label = lit
