@@ -287,9 +287,14 @@ func (d *drafter) nameEntities() {
 	}
 }
 
-// bySortKey is 1 for an entity named after a word of its sort key.
+// bySortKey is 1 for an entity named after a word of its sort key that
+// is not its partition key's: an item keyed by itself (GROUP#{g} /
+// GROUP#{g}) has first claim on the name (groups), before the edges
+// that point at it (USER#{u} / GROUP#{g}).
 func (d *drafter) bySortKey(e *entity) int {
-	if sk := e.keys[d.t.SortKey]; e.typ == "" && e.facet == "" && sk != nil && !sk.literal() && !isGenericWord(firstWord(sk)) && firstWord(sk) != "" {
+	sk := e.keys[d.t.SortKey]
+	if e.typ == "" && e.facet == "" && sk != nil && !sk.literal() && !isGenericWord(firstWord(sk)) && firstWord(sk) != "" &&
+		!(len(words(sk)) == 1 && strings.EqualFold(firstWord(sk), lastWord(e.keys[d.t.PartitionKey]))) {
 		return 1
 	}
 	return 0
@@ -307,6 +312,12 @@ func (d *drafter) keyNames(e *entity) []string {
 	pkWord, skWord, skLit := lastWord(pk), "", ""
 	if sk != nil && !sk.literal() && !isGenericWord(firstWord(sk)) {
 		skWord = firstWord(sk)
+	}
+	// A sort key that repeats the partition key's word and goes on
+	// (ORDER#{id} / ORDER#{id}#ITEM#{n}) keys what the partition's item
+	// holds: order_items, not orders.
+	if ws := words(sk); skWord != "" && len(ws) > 1 && strings.EqualFold(skWord, pkWord) {
+		out = append(out, plural(snake(skWord+"_"+ws[len(ws)-1])))
 	}
 	if sk != nil && sk.literal() && !isGenericWord(strings.Trim(sk.parts[0].lit, d.sep)) {
 		skLit = sk.parts[0].lit
