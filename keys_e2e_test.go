@@ -2,6 +2,7 @@ package dynosql_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
 	"github.com/dynosql/dynosql/value"
@@ -88,6 +90,30 @@ var keyShapes = []struct {
 	design              string // a testdata design instead of mapping and rows
 	stmts               []string
 }{
+	{
+		// The complaints design's comm#{comm_date}#{comm_id}: a date
+		// holding a space sorts below its prefix in the key ("2023-05-10
+		// late" before "2023-05-10#c1"). Read in key order descending
+		// with a LIMIT, it came past the LIMIT and was never read.
+		name: "ORDER BY a composite sort key's column, descending",
+		mapping: `
+table: Complaints
+partition_key: PK
+sort_key: SK
+entities:
+  communications:
+    keys: {PK: "{complaint_id}", SK: "comm#{comm_date}#{comm_id}"}
+    columns: {complaint_id: S, comm_date: S, comm_id: S, comm_text: S}
+`,
+		rows: `{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10","comm_id":"c1","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10","comm_id":"c2","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10 late","comm_id":"c3","comm_text":"t"}}
+`,
+		stmts: []string{
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC LIMIT 1",
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 2",
+		},
+	},
 	{
 		// The DynamoDB Book's GitHub design keys a repository
 		// REPO#{owner}#{name} in both keys: the columns owner, name,
@@ -305,6 +331,34 @@ func TestItemsOfAnotherTypeAreNotTheEntitys(t *testing.T) {
 					t.Errorf("%s: %d rows affected, SQLite %d", sql, res.RowsAffected, want)
 				}
 			}
+		})
+	}
+}
+
+// In storefront's ORDER#{date}#{id}#ITEM, an id holding '#' may sort
+// before its prefix in the key ("o#1" before "o": '1' is below 'I'), so
+// ORDER BY id with a LIMIT, read in key order, would return "o#1" where
+// SQL says "o". The order check stops it, naming the value, as it does
+// for characters below '#'.
+func TestAnOrderTheKeyMisstatesIsRefused(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "storefront")
+			ctx := context.Background()
+			insert := "INSERT INTO orders (customer, date, id, status, total) VALUES " +
+				"('c77', '2024-05-20', 'o', 'open', 1), ('c77', '2024-05-20', 'o#1', 'open', 1), ('c77', '2024-05-20', 'o#2', 'open', 1)"
+			if _, err := fx.DB.Exec(ctx, insert); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := fx.Oracle.Exec(insert); err != nil {
+				t.Fatal(err)
+			}
+			_, err := fx.Query(ctx, "SELECT id FROM orders WHERE customer = 'c77' AND date = '2024-05-20' ORDER BY id LIMIT 1")
+			if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), `id "o#1" holds "#", which does not sort above "#"`) {
+				t.Errorf("got %v, want the order check to refuse the id holding '#'", err)
+			}
+			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT id FROM orders WHERE customer = 'c77' AND date = '2024-05-20' ORDER BY id"})
 		})
 	}
 }

@@ -217,8 +217,10 @@ func TestItemsNoEntityClaimsAreWarnedAbout(t *testing.T) {
 }
 
 // Read in key order for ORDER BY a composite sort key's leading column,
-// a value holding a character below the separator stops the statement:
-// the key order would not be the column's.
+// a value holding a character at or below the separator's first stops
+// the statement: the key order would not be the column's. Descending,
+// such a row would come past the LIMIT, unread: that ORDER BY is not
+// read in key order at all, but sorted on the client.
 func TestKeyOrderedReadsCheckTheOrderTheyClaim(t *testing.T) {
 	m, err := mapping.Parse("orders.yaml", []byte(`
 table: Things
@@ -235,15 +237,49 @@ entities:
 	order := func(date, id string) map[string]types.AttributeValue {
 		return item("PK", "C#1", "SK", "O#"+date+"#"+id)
 	}
-	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
-		// Key order, descending: "2020-06-30#a" sorts above "2020-06-30 23:00#b".
-		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{order("2020-06-30", "a"), order("2020-06-30 23:00", "b")}}, nil
-	}}
-	_, err = query(t, f, m, "SELECT id FROM orders WHERE customer = '1' ORDER BY date DESC LIMIT 1")
-	if err == nil || !strings.Contains(err.Error(), `holds " ", which sorts below "#"`) {
-		t.Fatalf("got %v, want the order check to stop on the space", err)
+	// Key order, ascending: "O#2020-06-30 23:00#b" sorts below
+	// "O#2020-06-30#a", as, with a longer literal after the column,
+	// "O#2020-06-30#2#X" below "O#2020-06-30#X".
+	days, err := mapping.Parse("days.yaml", []byte(`
+table: Things
+partition_key: PK
+sort_key: SK
+entities:
+  orders:
+    keys: {PK: "C#{customer}", SK: "O#{date}#X"}
+    columns: {customer: S, date: S}
+`))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if q := inputs[*dynamodb.QueryInput](f); len(q) != 1 || *q[0].Limit != 2 {
-		t.Errorf("want one Query with Limit 2 (the row, and one past it for the check)")
+	for _, c := range []struct {
+		m     *mapping.Mapping
+		items []map[string]types.AttributeValue
+		char  string
+	}{
+		{m, []map[string]types.AttributeValue{order("2020-06-30 23:00", "b"), order("2020-06-30", "a")}, " "},
+		{days, []map[string]types.AttributeValue{item("PK", "C#1", "SK", "O#2020-06-30#2#X"), item("PK", "C#1", "SK", "O#2020-06-30#X")}, "#"},
+	} {
+		f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+			return &dynamodb.QueryOutput{Items: c.items}, nil
+		}}
+		_, err = query(t, f, c.m, "SELECT date FROM orders WHERE customer = '1' ORDER BY date LIMIT 1")
+		if err == nil || !strings.Contains(err.Error(), `holds "`+c.char+`", which does not sort above "#"`) {
+			t.Fatalf("got %v, want the order check to stop on %q", err, c.char)
+		}
+		if q := inputs[*dynamodb.QueryInput](f); len(q) != 1 || *q[0].Limit != 2 {
+			t.Errorf("want one Query with Limit 2 (the row, and one past it for the check)")
+		}
+	}
+	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{order("2020-06-30 23:00", "b"), order("2020-06-30", "a"), order("2020-06-30", "c")}}, nil
+	}}
+	rows, err := query(t, f, m, "SELECT id FROM orders WHERE customer = '1' ORDER BY date DESC LIMIT 1")
+	if err != nil || len(rows) != 1 || rows[0][0] != "b" {
+		t.Errorf("descending: %v, %v; want b, the greatest date", rows, err)
+	}
+	if q := inputs[*dynamodb.QueryInput](f); len(q) != 1 || q[0].Limit != nil || q[0].ScanIndexForward != nil && !*q[0].ScanIndexForward {
+		t.Errorf("descending: want one Query of the whole partition, in key order, sorted on the client")
 	}
 }
+

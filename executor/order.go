@@ -12,7 +12,9 @@ import (
 
 // orderCheck verifies, on the rows of a Query read in key order for an
 // ORDER BY, that the key order is the ORDER BY's: no value of a guarded
-// column holds a character below the literal that follows it in the key,
+// column holds a character at or below the first of the literal that
+// follows it in the key (with "#" after it, "a b" and "a#0" both sort
+// before "a" once the rest of the key is added),
 // and each row comes after the one before it. Either failure stops the
 // statement with an error rather than a wrong order (or, with LIMIT, the
 // wrong rows).
@@ -29,8 +31,8 @@ func (o *orderCheck) check(ts []tuple) error {
 		row := t[o.c.Slot]
 		for _, g := range o.c.Guards {
 			s, _ := row[g.Column].(string)
-			if i := strings.IndexFunc(s, func(r rune) bool { return r < rune(g.Sep[0]) }); i >= 0 {
-				return o.fail(fmt.Sprintf("%s %s holds %q, which sorts below %q", g.Column, value.Literal(s), s[i:i+1], g.Sep[:1]))
+			if i := strings.IndexFunc(s, func(r rune) bool { return r <= rune(g.Sep[0]) }); i >= 0 {
+				return o.fail(fmt.Sprintf("%s %s holds %q, which does not sort above %q", g.Column, value.Literal(s), s[i:i+1], g.Sep[:1]))
 			}
 		}
 		if o.prev != nil {

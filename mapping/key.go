@@ -210,8 +210,9 @@ func (k *Key) RangeColumn(fixed func(col string) bool) (col string, narrows bool
 }
 
 // OrderGuard names a column whose values the key order only sorts right
-// while none holds a character below Sep's first byte: the key is
-// "...{col}<Sep>...", so "a b" (a space) would sort before "a".
+// while none holds a character at or below Sep's first byte: the key is
+// "...{col}<Sep>...", so "a b" (a space) would sort before "a", and
+// "a#1" might, depending on what follows Sep's first byte.
 type OrderGuard struct {
 	Column string
 	Sep    string

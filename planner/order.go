@@ -50,7 +50,10 @@ func (o *output) orderByKey(root Node, quirks Quirks) {
 				break
 			}
 		}
-		if len(by) == 0 || (len(guards) > 0 && o.limit < 0) {
+		// The executor's check sees only the rows read. Ascending, a row
+		// the key order puts too early is read and fails it; descending,
+		// such a row is put too late, past the LIMIT, and never read.
+		if len(by) == 0 || (len(guards) > 0 && (o.limit < 0 || desc)) {
 			return
 		}
 		if len(by) < len(o.sort) && (q.Index != "" || !coversKey(q.SK, by)) {
