@@ -66,6 +66,12 @@ func (s *scope) resolve(e parser.Expr, args []value.Value) (parser.Expr, error) 
 			return &parser.Literal{Value: args[x.Index]}, nil
 		case *parser.Or:
 			return orAsIn(x), nil
+		case *parser.Not:
+			// NOT (c IS NULL) is c IS NOT NULL, which keeps a read to
+			// the items of a sparse index.
+			if n, ok := x.E.(*parser.IsNull); ok {
+				return &parser.IsNull{Expr: n.Expr, Not: !n.Not}, nil
+			}
 		}
 		return x, nil
 	})
