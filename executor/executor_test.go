@@ -282,4 +282,3 @@ entities:
 		t.Errorf("descending: want one Query of the whole partition, in key order, sorted on the client")
 	}
 }
-
