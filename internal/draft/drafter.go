@@ -293,11 +293,13 @@ func (d *drafter) nameEntities() {
 // that point at it (USER#{u} / GROUP#{g}).
 func (d *drafter) bySortKey(e *entity) int {
 	sk := e.keys[d.t.SortKey]
-	if e.typ == "" && e.facet == "" && sk != nil && !sk.literal() && !isGenericWord(firstWord(sk)) && firstWord(sk) != "" &&
-		!(len(words(sk)) == 1 && strings.EqualFold(firstWord(sk), lastWord(e.keys[d.t.PartitionKey]))) {
-		return 1
+	if e.typ != "" || e.facet != "" || sk == nil || sk.literal() || isGenericWord(firstWord(sk)) || firstWord(sk) == "" {
+		return 0
 	}
-	return 0
+	if len(words(sk)) == 1 && strings.EqualFold(firstWord(sk), lastWord(e.keys[d.t.PartitionKey])) {
+		return 0 // keyed by itself: named after its partition key's word already
+	}
+	return 1
 }
 
 // keyNames proposes entity names from the keys, best first: the sort
