@@ -209,10 +209,8 @@ func (db *DB) planText(ctx context.Context, sql string, args []any, explain bool
 	if err != nil {
 		return nil, err
 	}
-	if n := max(parser.Placeholders(stmt), 0); len(vals) > n {
-		// An argument left over is a ? missing from the SQL.
-		return nil, errs.New(errs.Invalid, "the statement has %d placeholder(s) but %d arguments were given", n, len(vals)).
-			WithHint("pass one argument for each ?")
+	if err := checkArgCount(stmt, vals); err != nil {
+		return nil, err
 	}
 	ak, keep := argsKey(vals)
 	if plan != nil && keep && ak == planArgs {
@@ -359,6 +357,19 @@ func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 		return Result{}, err
 	}
 	return Result{RowsAffected: r.Affected, CopiesUpdated: r.CopiesUpdated, CopiesSkipped: r.CopiesSkipped, Warnings: r.Warnings}, nil
+}
+
+// checkArgCount refuses arguments left over, a ? missing from the SQL
+// (too few are the planner's to refuse, where a ? needs one).
+func checkArgCount(stmt parser.Statement, vals []value.Value) error {
+	if len(vals) == 0 {
+		return nil // the common case, a repeated statement's: no walk
+	}
+	if n := max(parser.Placeholders(stmt), 0); len(vals) > n {
+		return errs.New(errs.Invalid, "the statement has %d placeholder(s) but %d arguments were given", n, len(vals)).
+			WithHint("pass one argument for each ?")
+	}
+	return nil
 }
 
 // notControl refuses BEGIN, COMMIT and ROLLBACK, which steer the
