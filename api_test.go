@@ -447,3 +447,12 @@ func TestACommitWithAnEndedContextSaysNothingWasSent(t *testing.T) {
 		t.Errorf("Commit with an ended context: %v", err)
 	}
 }
+
+// A UNION's own LIMIT and OFFSET take placeholders too.
+func TestAUnionsLimitTakesAnArgument(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	rows, err := queryAll(fx.DB, "SELECT id FROM students WHERE id = 'a91' UNION SELECT id FROM courses WHERE id = 'cs101' ORDER BY 1 LIMIT ? OFFSET ?", 1, 1)
+	if err != nil || len(rows) != 1 || rows[0][0] != "cs101" {
+		t.Errorf("got %v, %v; want cs101", rows, err)
+	}
+}

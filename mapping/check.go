@@ -13,7 +13,7 @@ func (m *Mapping) check() error {
 	if m.Table == "" {
 		return m.fail("table", "missing: name the DynamoDB table")
 	}
-	if !dynamoDBName(m.Table) {
+	if !dynamoDBName(tableName(m.Table)) {
 		return m.fail("table", "%q is not a name DynamoDB takes: 3 to 255 letters, digits, '_', '-' and '.'", m.Table)
 	}
 	if m.PartitionKey == "" {
@@ -457,6 +457,18 @@ func (m *Mapping) checkCopies(e *Entity) error {
 // SourceKeyColumn is the one column a copy's source is keyed by (the
 // mapping checks there is exactly one).
 func (c *Copy) SourceKeyColumn() string { return c.Source.BaseKeyColumns()[0] }
+
+// tableName is the name in a table's ARN (arn:aws:dynamodb:...:table/
+// Name), which DynamoDB takes for a table shared across accounts, or the
+// name itself.
+func tableName(table string) string {
+	if strings.HasPrefix(table, "arn:") {
+		if _, name, ok := strings.Cut(table, ":table/"); ok {
+			return name
+		}
+	}
+	return table
+}
 
 // dynamoDBName reports whether DynamoDB takes name as a table's or an
 // index's: 3 to 255 ASCII letters, digits, '_', '-' and '.'.

@@ -128,6 +128,15 @@ func TestLoadRefusesABrokenMappingNamingTheFileEntityAndField(t *testing.T) {
 	}
 }
 
+// A table named by its ARN, as DynamoDB takes a table shared across
+// accounts, loads.
+func TestATableARNLoads(t *testing.T) {
+	arn := strings.Replace(school, "table: School", "table: arn:aws:dynamodb:eu-west-1:123456789012:table/School", 1)
+	if _, err := mapping.Parse("arn.yaml", []byte(arn)); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestTheBaseOfTheBrokenMappingsIsValid(t *testing.T) {
 	if _, err := mapping.Parse("school.yaml", []byte(school)); err != nil {
 		t.Fatal(err)

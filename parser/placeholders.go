@@ -10,7 +10,11 @@ func Placeholders(st Statement) int {
 	case *Explain:
 		return Placeholders(s.Statement)
 	case *Union:
-		return max(Placeholders(s.Left), Placeholders(s.Right))
+		n = max(Placeholders(s.Left), Placeholders(s.Right))
+		exprs = append(exprs, s.Limit, s.Offset)
+		for _, o := range s.OrderBy {
+			exprs = append(exprs, o.Expr)
+		}
 	case *Select:
 		exprs = selectExprs(s)
 	case *Insert:

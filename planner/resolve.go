@@ -257,6 +257,9 @@ func (s *scope) checkCondition(e parser.Expr, clause string) error {
 	if _, ok := e.(*parser.Literal); ok {
 		return err.WithHint("write TRUE or FALSE")
 	}
+	if !scalarType(typ) {
+		return err.WithHint("to keep the rows that have one, write %s IS NOT NULL", parser.Format(e))
+	}
 	return err.WithHint("compare it: %s <> %s", parser.Format(e), zeroOf(typ))
 }
 

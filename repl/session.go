@@ -113,14 +113,29 @@ func (s *Session) Close() error {
 	if s.tx != nil {
 		n := s.tx.Statements()
 		s.tx = nil
-		were := "were"
-		if n == 1 {
-			were = "was"
-		}
-		return errs.New(errs.Invalid, "the input ended inside a transaction: its %d %s %s not sent", n, statementsWord(n), were).
+		return errs.New(errs.Invalid, "the input ended inside a transaction: its %d %s not sent", n, statementsWas(n)).
 			WithHint("end the transaction with COMMIT to send its writes, or ROLLBACK to drop them")
 	}
 	return err
+}
+
+// dropOpenTransaction drops a transaction left open, warning that its
+// writes were not sent.
+func (s *Session) dropOpenTransaction() {
+	if s.tx == nil {
+		return
+	}
+	n := s.tx.Statements()
+	s.tx = nil
+	fmt.Fprintf(s.Err, "WARNING: the transaction left open was dropped: its %d %s not sent\n", n, statementsWas(n))
+}
+
+// statementsWas is "statement was" or "statements were", for n.
+func statementsWas(n int) string {
+	if n == 1 {
+		return "statement was"
+	}
+	return "statements were"
 }
 
 // errQuit is returned by \q to end the script or the shell.

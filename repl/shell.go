@@ -90,6 +90,10 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 	defer s.reading(in, "")()
 	// Ctrl-C at the prompt is readline's: it clears the input.
 	defer s.catchInterrupts(nil)()
+	// Leaving with a transaction open drops it, as psql's server does
+	// when its session ends; the person at the terminal is told, which a
+	// script's caller is by an error (Close).
+	defer s.dropOpenTransaction()
 	for n := 1; ; n++ {
 		rl.SetPrompt(c.Prompt + in.prompt())
 		comp.pending = in.buf.String()

@@ -151,3 +151,27 @@ func TestShell(t *testing.T) {
 		t.Errorf("the canceled statement printed rows:\n%s", out.String())
 	}
 }
+
+// Leaving the shell with a transaction open drops it with a warning that
+// its writes were not sent; the session then closes without an error,
+// as psql's does (a script that does the same fails: Close).
+func TestLeavingTheShellInsideATransactionWarns(t *testing.T) {
+	ctx := context.Background()
+	db, err := dynosql.OpenDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	var out, errOut syncBuffer
+	s := NewSession(db, &out, &errOut)
+	in := strings.NewReader("BEGIN;\nINSERT INTO courses (id, title) VALUES ('zz', 'x');\n")
+	if err := s.Shell(ctx, ShellConfig{Prompt: "School", Stdin: io.NopCloser(in), Stdout: &out, Stderr: &errOut, FakeTerminal: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("Close after the shell: %v", err)
+	}
+	if got := errOut.String(); !strings.Contains(got, "WARNING: the transaction left open was dropped: its 1 statement was not sent") {
+		t.Errorf("stderr: %q", got)
+	}
+}
