@@ -273,9 +273,12 @@ func TestOrderBySortKeyReadsOnlyTheRowsNeeded(t *testing.T) {
 }
 
 // Canceled while rows stream out of a join, the statement's error is a
-// dynosql error of kind canceled, as before the first row.
+// dynosql error of kind canceled, as before the first row. On DynamoDB
+// Local: the embedded server may still be answering a canceled
+// BatchGetItem when the test's cleanup deletes its table, and minidyn
+// does not guard its tables against that (a data race under -race).
 func TestCancelMidStreamIsACanceledError(t *testing.T) {
-	fx := testkit.Load(t, testkit.Backends()[1], "school")
+	fx := testkit.Load(t, testkit.Backends()[0], "school")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rows, err := fx.DB.Query(ctx, "SELECT s.name FROM enrollments e JOIN students s ON s.id = e.student_id WHERE e.course_id = 'cs101'")
