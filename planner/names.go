@@ -29,8 +29,9 @@ var (
 	nameUnescaper = strings.NewReplacer("%25", "%", "%5B", "[", "%5D", "]")
 )
 
-// standIn is the name the builder is given for attribute attr.
-func standIn(attr string) string { return nameEscaper.Replace(attr) }
+// StandIn is the name the builder is given for attribute attr; code
+// written from a plan (EXPLAIN FORMAT go) spells names the same way.
+func StandIn(attr string) string { return nameEscaper.Replace(attr) }
 
 // realName is the attribute a stand-in names.
 func realName(s string) string {
@@ -43,13 +44,13 @@ func realName(s string) string {
 // attrName names an attribute in an expression. Names are never split on
 // dots ("a.b" is one attribute, as the mapping and the items spell it)
 // and never read as paths ("x[0]" is the attribute of that name, not an
-// element of x): see standIn.
-func attrName(attr string) expression.NameBuilder { return expression.NameNoDotSplit(standIn(attr)) }
+// element of x): see StandIn.
+func attrName(attr string) expression.NameBuilder { return expression.NameNoDotSplit(StandIn(attr)) }
 
 // keyCondition is mapping.KeyCondition with the key attributes named
 // as attrName names them.
 func keyCondition(pkAttr string, pk types.AttributeValue, skAttr string, sk *mapping.SortCondition) expression.KeyConditionBuilder {
-	return mapping.KeyCondition(standIn(pkAttr), pk, standIn(skAttr), sk)
+	return mapping.KeyCondition(StandIn(pkAttr), pk, StandIn(skAttr), sk)
 }
 
 // builtExpr is an expression as the builder wrote it, but for Names,

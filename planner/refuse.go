@@ -78,16 +78,9 @@ func (b *selectBuilder) refuse(s int) error {
 // nullKeyCompare returns the key column of sl that c compares with
 // NULL (id = NULL, or id = ? given nil), or "".
 func nullKeyCompare(c parser.Expr, sl Slot) string {
-	cmp, ok := c.(*parser.Compare)
-	if !ok || cmp.Op != "=" {
-		return ""
-	}
-	for _, pair := range [][2]parser.Expr{{cmp.L, cmp.R}, {cmp.R, cmp.L}} {
-		col, okc := pair[0].(*parser.Column)
-		lit, okl := pair[1].(*parser.Literal)
-		if okc && okl && lit.Value == nil && col.Table == sl.Alias && sl.Entity.IsKeyColumn(col.Name) {
-			return col.Name
-		}
+	col, lit, ok := columnEquals(c)
+	if ok && lit.Value == nil && col.Table == sl.Alias && sl.Entity.IsKeyColumn(col.Name) {
+		return col.Name
 	}
 	return ""
 }

@@ -331,20 +331,26 @@ func inTerms(e parser.Expr) (*parser.In, bool) {
 		}
 		return x, true
 	case *parser.Compare:
-		if x.Op != "=" {
-			return nil, false
-		}
-		col, lit := x.L, x.R
-		if _, ok := col.(*parser.Column); !ok {
-			col, lit = x.R, x.L
-		}
-		_, okc := col.(*parser.Column)
-		_, okl := lit.(*parser.Literal)
-		if okc && okl {
+		if col, lit, ok := columnEquals(x); ok {
 			return &parser.In{Expr: col, List: []parser.Expr{lit}}, true
 		}
 	}
 	return nil, false
+}
+
+// columnEquals reads e as "column = literal", written either way round.
+func columnEquals(e parser.Expr) (*parser.Column, *parser.Literal, bool) {
+	cmp, ok := e.(*parser.Compare)
+	if !ok || cmp.Op != "=" {
+		return nil, nil, false
+	}
+	col, okc := cmp.L.(*parser.Column)
+	lit, okl := cmp.R.(*parser.Literal)
+	if !okc || !okl {
+		col, okc = cmp.R.(*parser.Column)
+		lit, okl = cmp.L.(*parser.Literal)
+	}
+	return col, lit, okc && okl
 }
 
 // hasColumn reports whether any table of the statement has a column name.

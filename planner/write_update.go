@@ -139,17 +139,8 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 // boundBy reports whether c is "col = literal" with the same literal the
 // key binds col to: a condition the key itself guarantees.
 func boundBy(c parser.Expr, key []*KeyValue) bool {
-	cmp, ok := c.(*parser.Compare)
-	if !ok || cmp.Op != "=" {
-		return false
-	}
-	col, ok1 := cmp.L.(*parser.Column)
-	lit, ok2 := cmp.R.(*parser.Literal)
-	if !ok1 || !ok2 {
-		col, ok1 = cmp.R.(*parser.Column)
-		lit, ok2 = cmp.L.(*parser.Literal)
-	}
-	if !ok1 || !ok2 {
+	col, lit, ok := columnEquals(c)
+	if !ok {
 		return false
 	}
 	for _, kv := range key {

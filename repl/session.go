@@ -110,10 +110,8 @@ func NewSession(db *dynosql.DB, out, errOut io.Writer) *Session {
 // that wrote.
 func (s *Session) Close() error {
 	err := s.closeOutput()
-	if s.tx != nil {
-		n := s.tx.Statements()
-		s.tx = nil
-		return errs.New(errs.Invalid, "the input ended inside a transaction: its %d %s not sent", n, statementsWas(n)).
+	if lost := s.dropTransaction(); lost != "" {
+		return errs.New(errs.Invalid, "the input ended inside a transaction: %s", lost).
 			WithHint("end the transaction with COMMIT to send its writes, or ROLLBACK to drop them")
 	}
 	return err
@@ -122,20 +120,23 @@ func (s *Session) Close() error {
 // dropOpenTransaction drops a transaction left open, warning that its
 // writes were not sent.
 func (s *Session) dropOpenTransaction() {
+	if lost := s.dropTransaction(); lost != "" {
+		fmt.Fprintf(s.Err, "WARNING: the transaction left open was dropped: %s\n", lost)
+	}
+}
+
+// dropTransaction drops the open transaction and says what it held
+// ("its 2 statements were not sent"), or returns "" when none is open.
+func (s *Session) dropTransaction() string {
 	if s.tx == nil {
-		return
+		return ""
 	}
 	n := s.tx.Statements()
 	s.tx = nil
-	fmt.Fprintf(s.Err, "WARNING: the transaction left open was dropped: its %d %s not sent\n", n, statementsWas(n))
-}
-
-// statementsWas is "statement was" or "statements were", for n.
-func statementsWas(n int) string {
 	if n == 1 {
-		return "statement was"
+		return "its 1 statement was not sent"
 	}
-	return "statements were"
+	return fmt.Sprintf("its %d statements were not sent", n)
 }
 
 // errQuit is returned by \q to end the script or the shell.

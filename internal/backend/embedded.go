@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"reflect"
@@ -141,12 +142,12 @@ func firstInexact(v reflect.Value) (n, stored string, found bool) {
 // and as which: minidyn parses with strconv.ParseFloat and prints with
 // FormatFloat(f, 'f', -1, 64).
 func inexact(n string) (string, string, bool) {
-	f, err := strconv.ParseFloat(n, 64)
-	if err != nil {
-		return n, "an error (out of range)", true
-	}
-	if _, exact := value.Number(n).ExactFloat(); exact {
+	f, exact := value.Number(n).ExactFloat()
+	switch {
+	case exact:
 		return "", "", false
+	case math.IsInf(f, 0):
+		return n, "an error (out of range)", true
 	}
 	return n, strconv.FormatFloat(f, 'f', -1, 64), true
 }

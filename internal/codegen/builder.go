@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql/planner"
 )
 
 // exprWriter writes the expressions of one SDK input as calls of the
@@ -17,7 +19,7 @@ type exprWriter struct {
 	vals  map[string]types.AttributeValue
 	// standIns is set when a name holds a bracket, which the builder
 	// would read as a list index: every name is then written as its
-	// stand-in (standIn) and the #names put back with realNames, as
+	// stand-in (planner.StandIn) and the #names put back with realNames, as
 	// dynosql builds them (planner/names.go).
 	standIns bool
 }
@@ -34,14 +36,10 @@ func newExprWriter(names map[string]string, vals map[string]types.AttributeValue
 	return w
 }
 
-// nameEscaper spells a name as its stand-in: the name with '%', '[' and
-// ']' escaped, which the builder takes as one whole attribute.
-var nameEscaper = strings.NewReplacer("%", "%25", "[", "%5B", "]", "%5D")
-
 // attr is the name the code gives the builder for attribute n.
 func (w exprWriter) attr(n string) string {
 	if w.standIns {
-		return nameEscaper.Replace(n)
+		return planner.StandIn(n)
 	}
 	return n
 }

@@ -203,7 +203,7 @@ func jsonNumbers(v any) any {
 }
 
 // realNamesHelper puts back, in an expression's #names, the attribute
-// names whose brackets the code spells as stand-ins (see standIn).
+// names whose brackets the code spells as stand-ins (see planner.StandIn).
 const realNamesHelper = `
 // realNames puts back the attribute names the expression builder was
 // given as stand-ins: it reads x[0] as element 0 of list x and refuses
