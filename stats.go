@@ -19,5 +19,10 @@ type StatsSnapshot = executor.Snapshot
 // NewStats returns empty counters.
 func NewStats() *Stats { return executor.NewStats() }
 
+// NewWarningStats returns counters that gather only the items no entity
+// claimed and their warnings, leaving the requests uncounted, which
+// saves a few per cent of a short statement's time.
+func NewWarningStats() *Stats { return executor.NewWarningStats() }
+
 // WithStats returns a context whose statements count into s.
 func WithStats(ctx context.Context, s *Stats) context.Context { return executor.WithStats(ctx, s) }

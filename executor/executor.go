@@ -43,10 +43,11 @@ func New(client Client, opts Options) *Executor {
 }
 
 // optFns returns the per-request options: the caller's hooks and the
-// statement's stats counter, if the context carries one.
+// statement's stats counter, if the context carries one that counts
+// requests.
 func (ex *Executor) optFns(ctx context.Context) []func(*dynamodb.Options) {
 	fns := ex.opts.OnRequest
-	if s := StatsFrom(ctx); s != nil {
+	if s := StatsFrom(ctx); s != nil && !s.warningsOnly {
 		fns = append(fns[:len(fns):len(fns)], s.attach)
 	}
 	return fns

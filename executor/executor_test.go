@@ -197,22 +197,35 @@ func TestCancelStopsAQueryInFlight(t *testing.T) {
 	}
 }
 
-// Items of no entity of the statement are counted and warned about.
+// Items of no entity of the statement are counted and warned about,
+// also by counters that leave the requests uncounted (the shell's
+// without --stats), which put no middleware on the requests.
 func TestItemsNoEntityClaimsAreWarnedAbout(t *testing.T) {
 	m := school(t)
-	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
-		return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{item("PK", "STU#a91", "SK", "ENROLL#math204")}}, nil
-	}}
-	stats := NewStats()
-	rows, err := New(f, Options{}).Query(WithStats(context.Background(), stats), plan(t, m, "SELECT grade FROM enrollments WHERE student_id = 'a91'"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		t.Error("a row from an item no entity claims")
-	}
-	if w := rows.Warnings(); len(w) != 1 || stats.Snapshot().Unclaimed != 1 {
-		t.Errorf("warnings %q, unclaimed %d; want one warning and one item", w, stats.Snapshot().Unclaimed)
+	for _, c := range []struct {
+		name       string
+		stats      *Stats
+		middleware bool
+	}{{"counting", NewStats(), true}, {"warnings only", NewWarningStats(), false}} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+				return &dynamodb.QueryOutput{Items: []map[string]types.AttributeValue{item("PK", "STU#a91", "SK", "ENROLL#math204")}}, nil
+			}}
+			rows, err := New(f, Options{}).Query(WithStats(context.Background(), c.stats), plan(t, m, "SELECT grade FROM enrollments WHERE student_id = 'a91'"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				t.Error("a row from an item no entity claims")
+			}
+			sn := c.stats.Snapshot()
+			if w := rows.Warnings(); len(w) != 1 || sn.Unclaimed != 1 || len(sn.Warnings) != 1 {
+				t.Errorf("warnings %q, unclaimed %d, stats warnings %q; want one warning and one item", w, sn.Unclaimed, sn.Warnings)
+			}
+			if got := f.queryOptions > 0; got != c.middleware {
+				t.Errorf("the Query got %d per-request options; want them only when requests are counted", f.queryOptions)
+			}
+		})
 	}
 }
 

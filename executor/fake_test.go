@@ -29,6 +29,8 @@ type fakeClient struct {
 	transact func(*dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error)
 	put      func(*dynamodb.PutItemInput) (*dynamodb.PutItemOutput, error)
 	update   func(*dynamodb.UpdateItemInput) (*dynamodb.UpdateItemOutput, error)
+	// queryOptions counts the per-request options Query was given.
+	queryOptions int
 }
 
 var _ Client = (*fakeClient)(nil)
@@ -57,9 +59,12 @@ func (f *fakeClient) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...
 	return f.getItem(in)
 }
 
-func (f *fakeClient) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+func (f *fakeClient) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	c := *in // the executor reuses its input for the next page
 	f.record(&c)
+	f.mu.Lock()
+	f.queryOptions += len(optFns)
+	f.mu.Unlock()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

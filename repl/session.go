@@ -161,9 +161,12 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 	s.last = sql
 	ctx, stop := s.statementContext(ctx)
 	defer stop()
-	// Every statement counts what it sends: the warnings of reads whose
-	// items no entity claimed come from the counters too.
-	stats := dynosql.NewStats()
+	// Every statement gathers the warnings of reads whose items no
+	// entity claimed; only --stats counts the requests too.
+	stats := dynosql.NewWarningStats()
+	if s.Stats {
+		stats = dynosql.NewStats()
+	}
 	ctx = dynosql.WithStats(ctx, stats)
 	if s.confirmWrite != nil {
 		ctx = dynosql.WithConfirm(ctx, s.confirmWrite)
