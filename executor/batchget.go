@@ -26,6 +26,7 @@ type batchSide struct {
 	r     *run
 	bg    *planner.BatchGet
 	attrs []string             // the key attributes that tell items apart
+	reads [][]planner.Read     // each lookup's read, as classify takes it
 	known map[string]*keyState // by key id: the keys asked for or gathered
 	// next is the job the gathered keys will be sent in; keys are its
 	// keys, by id.
@@ -51,7 +52,11 @@ func newBatchSide(r *run, bg *planner.BatchGet) *batchSide {
 		// that hold the same constant in every key asked for.
 		attrs = slices.DeleteFunc(slices.Clone(attrs), func(a string) bool { return !slices.Contains(bg.Project, a) })
 	}
-	return &batchSide{r: r, bg: bg, attrs: attrs, known: map[string]*keyState{}}
+	reads := make([][]planner.Read, len(bg.Lookups))
+	for i, l := range bg.Lookups {
+		reads[i] = []planner.Read{l.Read}
+	}
+	return &batchSide{r: r, bg: bg, attrs: attrs, reads: reads, known: map[string]*keyState{}}
 }
 
 // id identifies an item, or a key asked for, by the attributes that
@@ -161,9 +166,8 @@ func (s *batchSide) decode(ks *keyState, li int) mapping.Row {
 	}
 	var row mapping.Row
 	if item, ok := ks.j.byID[ks.id]; ok {
-		rd := s.bg.Lookups[li].Read
-		if ts := s.r.classify(s.bg, []map[string]types.AttributeValue{item}, []planner.Read{rd}); len(ts) > 0 {
-			row = ts[0][rd.Slot]
+		if ts := s.r.classify(s.bg, []map[string]types.AttributeValue{item}, s.reads[li]); len(ts) > 0 {
+			row = ts[0][s.reads[li][0].Slot]
 		}
 	}
 	if ks.rows == nil {

@@ -175,6 +175,7 @@ func (it *joinIter) next(ctx context.Context) (tuple, error) {
 // one (Semi); o if there is none (Anti).
 func (r *run) extend(o tuple, inner []tuple, kind planner.JoinKind, on parser.Expr) ([]tuple, error) {
 	var out []tuple
+	en := &tupleEnv{r: r} // one env for every joined tuple: eval keeps none
 	for _, in := range inner {
 		t := make(tuple, len(o))
 		copy(t, o)
@@ -184,7 +185,8 @@ func (r *run) extend(o tuple, inner []tuple, kind planner.JoinKind, on parser.Ex
 			}
 		}
 		if on != nil {
-			ok, err := eval(on, tupleEnv{r, t})
+			en.t = t
+			ok, err := eval(on, en)
 			if err != nil {
 				return nil, err
 			}

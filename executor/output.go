@@ -68,8 +68,9 @@ func (it *projectIter) next(ctx context.Context) ([]value.Value, error) {
 		return nil, err
 	}
 	row := make([]value.Value, len(it.exprs))
+	en := env(tupleEnv{it.r, t}) // made an interface once, not per column
 	for i, e := range it.exprs {
-		if row[i], err = eval(e, tupleEnv{it.r, t}); err != nil {
+		if row[i], err = eval(e, en); err != nil {
 			return nil, err
 		}
 	}

@@ -112,58 +112,67 @@ func (k *Key) Parse(av types.AttributeValue) (Row, bool) {
 	return row, true
 }
 
-// colValue is one column's value parsed from a key.
-type colValue struct {
-	col string
-	v   value.Value
-}
-
 // parseInto is Parse adding the columns to row, where row does not have
 // them yet; it adds nothing when av is not a value of this key. Reads
 // call it for every key of every item, so it allocates nothing else.
 func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
-	var buf [4]colValue
-	vals := buf[:0]
 	switch x := av.(type) {
 	case *types.AttributeValueMemberN:
 		n, ok := value.ParseNumber(x.Value)
 		if k.Type != KeyN || !ok {
 			return false
 		}
-		vals = append(vals, colValue{k.Parts[0].Column, n})
+		setOnce(row, k.Parts[0].Column, n)
 	case *types.AttributeValueMemberB:
 		if k.Type != KeyB {
 			return false
 		}
-		vals = append(vals, colValue{k.Parts[0].Column, value.Binary(x.Value)})
+		setOnce(row, k.Parts[0].Column, value.Binary(x.Value))
 	case *types.AttributeValueMemberS:
 		if k.Type != KeyS {
 			return false
 		}
-		ok := k.split(x.Value, func(col, text string) bool {
-			if k.columns[col] != "N" {
-				vals = append(vals, colValue{col, text})
-				return true
+		var buf [8]string
+		texts, ok := k.split(x.Value, buf[:0])
+		if !ok {
+			return false
+		}
+		// Every text is checked before any goes into row.
+		var valBuf [8]value.Value
+		vals := valBuf[:0]
+		for _, p := range k.Parts {
+			if p.Column == "" {
+				continue
+			}
+			text := texts[len(vals)]
+			if k.columns[p.Column] != "N" {
+				vals = append(vals, text)
+				continue
 			}
 			n, ok := value.ParseNumber(text)
 			if !ok || string(n) != text {
 				return false // not the key this number renders: no lookup would find it
 			}
-			vals = append(vals, colValue{col, n})
-			return true
-		})
-		if !ok {
-			return false
+			vals = append(vals, n)
+		}
+		i := 0
+		for _, p := range k.Parts {
+			if p.Column != "" {
+				setOnce(row, p.Column, vals[i])
+				i++
+			}
 		}
 	default:
 		return false
 	}
-	for _, cv := range vals {
-		if _, have := row[cv.col]; !have {
-			row[cv.col] = cv.v
-		}
-	}
 	return true
+}
+
+// setOnce sets row's column col to v unless it holds a value already.
+func setOnce(row Row, col string, v value.Value) {
+	if _, have := row[col]; !have {
+		row[col] = v
+	}
 }
 
 // Prefix renders a string key's literal text and columns up to the first

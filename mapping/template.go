@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -74,7 +75,9 @@ func (t *Template) Columns() []string {
 }
 
 // IsLiteral reports whether the template has no columns (like "PROFILE").
-func (t *Template) IsLiteral() bool { return len(t.Columns()) == 0 }
+func (t *Template) IsLiteral() bool {
+	return !slices.ContainsFunc(t.Parts, func(p Part) bool { return p.Column != "" })
+}
 
 // LiteralPrefix returns the literal text before the first column.
 func (t *Template) LiteralPrefix() string {
@@ -98,33 +101,51 @@ func (t *Template) After(col string) string {
 // render fills the template with each column's text; text returns it for
 // a column, or an error. A key that would not parse back into the same
 // values (a value holding the literal that follows it) is an error: it
-// would be read back as other values.
+// would be read back as other values. Every lookup key goes through
+// here, so it sizes the key once and keeps the texts on the stack.
 func (t *Template) render(text func(col string) (string, error)) (string, error) {
-	var b strings.Builder
-	given := map[string]string{}
+	var givenBuf, backBuf [8]string
+	given, size := givenBuf[:0], 0
 	for _, p := range t.Parts {
 		if p.Column == "" {
-			b.WriteString(p.Literal)
+			size += len(p.Literal)
 			continue
 		}
 		s, err := text(p.Column)
 		if err != nil {
 			return "", fmt.Errorf("column %s: %w", p.Column, err)
 		}
-		given[p.Column] = s
-		b.WriteString(s)
+		given = append(given, s)
+		size += len(s)
 	}
-	back, ok := t.match(b.String())
-	if !ok {
-		return "", fmt.Errorf("the key %q would not read back as %q: a value starts or ends with the text that separates the columns", b.String(), t.Raw)
-	}
-	for col, s := range given {
-		if back[col] != s {
-			return "", fmt.Errorf("column %s: the value %q would make the key %q, which reads back as %s = %q: the value holds the text that separates it from the rest of the key %q",
-				col, s, b.String(), col, back[col], t.Raw)
+	var b strings.Builder
+	b.Grow(size)
+	i := 0
+	for _, p := range t.Parts {
+		if p.Column == "" {
+			b.WriteString(p.Literal)
+			continue
 		}
+		b.WriteString(given[i])
+		i++
 	}
-	return b.String(), nil
+	key := b.String()
+	back, ok := t.split(key, backBuf[:0])
+	if !ok {
+		return "", fmt.Errorf("the key %q would not read back as %q: a value starts or ends with the text that separates the columns", key, t.Raw)
+	}
+	i = 0
+	for _, p := range t.Parts {
+		if p.Column == "" {
+			continue
+		}
+		if back[i] != given[i] {
+			return "", fmt.Errorf("column %s: the value %q would make the key %q, which reads back as %s = %q: the value holds the text that separates it from the rest of the key %q",
+				p.Column, given[i], key, p.Column, back[i], t.Raw)
+		}
+		i++
+	}
+	return key, nil
 }
 
 // prefix renders the literal text and the columns up to the first one
@@ -146,37 +167,27 @@ func (t *Template) prefix(text func(col string) (string, bool)) (prefix string, 
 	return b.String(), true
 }
 
-// match parses s against the template and returns each column's text, or
-// false if s does not have the template's shape. A column takes the
-// shortest text up to the literal that follows it (all of the text up to
-// the template's last literal, for the last column), and never empty
-// text.
-func (t *Template) match(s string) (map[string]string, bool) {
-	vals := map[string]string{}
-	ok := t.split(s, func(col, text string) bool {
-		vals[col] = text
-		return true
-	})
-	return vals, ok
-}
-
-// split cuts s along the template, handing each column's text to emit in
-// template order; it stops with false when s does not have the
-// template's shape or emit refuses a text.
-func (t *Template) split(s string, emit func(col, text string) bool) bool {
+// split parses s against the template and appends each column's text to
+// texts, in template order, or reports false if s does not have the
+// template's shape. A column takes the shortest text up to the literal
+// that follows it (all of the text up to the template's last literal,
+// for the last column), and never empty text. Items are classified
+// through here, so the texts go to a slice the caller may keep on its
+// stack.
+func (t *Template) split(s string, texts []string) ([]string, bool) {
 	for i, p := range t.Parts {
 		if p.Column == "" {
 			if !strings.HasPrefix(s, p.Literal) {
-				return false
+				return texts, false
 			}
 			s = s[len(p.Literal):]
 			continue
 		}
 		if i == len(t.Parts)-1 {
-			if s == "" || !emit(p.Column, s) {
-				return false
+			if s == "" {
+				return texts, false
 			}
-			s = ""
+			texts, s = append(texts, s), ""
 			continue
 		}
 		next := t.Parts[i+1].Literal
@@ -187,12 +198,12 @@ func (t *Template) split(s string, emit func(col, text string) bool) bool {
 				end = -1
 			}
 		}
-		if end <= 0 || !emit(p.Column, s[:end]) {
-			return false
+		if end <= 0 {
+			return texts, false
 		}
-		s = s[end:]
+		texts, s = append(texts, s[:end]), s[end:]
 	}
-	return s == ""
+	return texts, s == ""
 }
 
 // mayOverlap reports whether some string could match both templates. It

@@ -85,7 +85,7 @@ func TestTemplatesRoundTripThroughRenderAndMatch(t *testing.T) {
 			if key != tc.key {
 				t.Fatalf("rendered %q, want %q", key, tc.key)
 			}
-			back, ok := tmpl.match(key)
+			back, ok := match(tmpl, key)
 			if !ok {
 				t.Fatalf("%q does not match back", key)
 			}
@@ -100,7 +100,7 @@ func TestTemplatesRoundTripThroughRenderAndMatch(t *testing.T) {
 	}
 }
 
-// match takes only keys of the template's shape: the literal before, the
+// split takes only keys of the template's shape: the literal before, the
 // separators between and the literal after the columns must all be there,
 // and no column may be empty.
 func TestTemplatesMatchOnlyTheirOwnShape(t *testing.T) {
@@ -130,7 +130,7 @@ func TestTemplatesMatchOnlyTheirOwnShape(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, ok := tmpl.match(tc.key); ok {
+			if got, ok := match(tmpl, tc.key); ok {
 				t.Fatalf("matched as %v", got)
 			}
 		})
@@ -240,4 +240,17 @@ func TestTemplatesOverlapOnlyWhenTheirLiteralEndsAgree(t *testing.T) {
 			t.Errorf("%s and %s: overlap %v/%v, want %v", tc.a, tc.b, a.mayOverlap(b), b.mayOverlap(a), tc.overlap)
 		}
 	}
+}
+
+// match is split's texts by column.
+func match(t *Template, s string) (map[string]string, bool) {
+	texts, ok := t.split(s, nil)
+	if !ok {
+		return nil, false
+	}
+	vals := map[string]string{}
+	for i, col := range t.Columns() {
+		vals[col] = texts[i]
+	}
+	return vals, true
 }
