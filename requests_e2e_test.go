@@ -3,6 +3,7 @@ package dynosql_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -143,5 +144,67 @@ func TestJoinsSendTheRequestMinimum(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// Only a counted statement asks DynamoDB for the capacity its requests
+// consume, and then every request of it asks: the report costs each
+// response bytes to read. On DynamoDB Local, a91's courses cost a Query
+// of 6 small items (0.5 units, eventually consistent) and a BatchGetItem
+// of 5 (2.5 units); a counted UPDATE reports its write too.
+func TestOnlyCountedStatementsAskForCapacity(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var sent, asked int
+	hook := testkit.Hook("capacity", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		mu.Lock()
+		sent++
+		if f := reflect.ValueOf(in.Parameters).Elem().FieldByName("ReturnConsumedCapacity"); f.IsValid() && f.String() != "" {
+			asked++
+		}
+		mu.Unlock()
+		return next.HandleInitialize(ctx, in)
+	})
+	fx := testkit.Load(t, testkit.Backends()[0], "school", hook)
+	run := func(ctx context.Context, sql string) (int, int) {
+		t.Helper()
+		mu.Lock()
+		sent, asked = 0, 0
+		mu.Unlock()
+		var err error
+		if strings.HasPrefix(sql, "SELECT") {
+			_, err = fx.Query(ctx, sql)
+		} else {
+			_, err = fx.DB.Exec(ctx, sql)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return sent, asked
+	}
+	const courses = "SELECT s.name, c.title FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id WHERE s.id = 'a91'"
+	for name, ctx := range map[string]context.Context{
+		"no stats":      context.Background(),
+		"warnings only": dynosql.WithStats(context.Background(), dynosql.NewWarningStats()),
+	} {
+		if s, a := run(ctx, courses); s != 2 || a != 0 {
+			t.Errorf("%s: %d of %d requests asked for capacity, want none of 2", name, a, s)
+		}
+	}
+	stats := dynosql.NewStats()
+	if s, a := run(dynosql.WithStats(context.Background(), stats), courses); s != 2 || a != 2 {
+		t.Errorf("counted: %d of %d requests asked for capacity, want 2 of 2", a, s)
+	}
+	if c := stats.Snapshot().Capacity; c != 3 {
+		t.Errorf("counted: %g capacity units, want 3 (0.5 for the Query, 2.5 for the BatchGetItem)", c)
+	}
+	stats = dynosql.NewStats()
+	if s, a := run(dynosql.WithStats(context.Background(), stats), "UPDATE enrollments SET grade = 'A' WHERE student_id = 'a91' AND course_id = 'cs101'"); s == 0 || a != s {
+		t.Errorf("counted UPDATE: %d of %d requests asked for capacity, want all", a, s)
+	}
+	if c := stats.Snapshot().Capacity; c <= 0 {
+		t.Errorf("counted UPDATE: %g capacity units, want its write's", c)
 	}
 }

@@ -96,6 +96,7 @@ func (s *Stats) attach(o *dynamodb.Options) {
 	}, func(stack *middleware.Stack) error {
 		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("dynosqlStatsResult",
 			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				askCapacity(in.Parameters)
 				var call *Call
 				if s.tracing {
 					call = &Call{Op: middleware.GetOperationName(ctx), Input: in.Parameters}
@@ -182,6 +183,32 @@ func (s *Stats) result(out any) (int, float64) {
 	s.items += items
 	s.capacity += capacity
 	return items, capacity
+}
+
+// askCapacity asks DynamoDB to report the capacity a counted request
+// consumes. Only counted requests ask (the planner builds none that
+// does): the report costs every response bytes to read. The input is
+// the executor's own copy for this request.
+func askCapacity(in any) {
+	const total = types.ReturnConsumedCapacityTotal
+	switch x := in.(type) {
+	case *dynamodb.GetItemInput:
+		x.ReturnConsumedCapacity = total
+	case *dynamodb.QueryInput:
+		x.ReturnConsumedCapacity = total
+	case *dynamodb.ScanInput:
+		x.ReturnConsumedCapacity = total
+	case *dynamodb.BatchGetItemInput:
+		x.ReturnConsumedCapacity = total
+	case *dynamodb.PutItemInput:
+		x.ReturnConsumedCapacity = total
+	case *dynamodb.UpdateItemInput:
+		x.ReturnConsumedCapacity = total
+	case *dynamodb.DeleteItemInput:
+		x.ReturnConsumedCapacity = total
+	case *dynamodb.TransactWriteItemsInput:
+		x.ReturnConsumedCapacity = total
+	}
 }
 
 func one(c *types.ConsumedCapacity) []types.ConsumedCapacity {

@@ -69,8 +69,7 @@ func (f *FanOut) FindInput(key value.Value) (*dynamodb.QueryInput, error) {
 		return nil, internal("building the copies' Query: %v", err)
 	}
 	in := &dynamodb.QueryInput{TableName: aws.String(f.Table), KeyConditionExpression: expr.KeyCondition(),
-		ProjectionExpression: expr.Projection(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+		ProjectionExpression: expr.Projection(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()}
 	if !p.IsBase() {
 		in.IndexName = aws.String(p.Index)
 	}
@@ -136,7 +135,7 @@ func (f *FanOut) TransactInput(srcKey map[string]types.AttributeValue, want valu
 		return nil, internal("building the source's check: %v", err)
 	}
 	table := aws.String(f.Table)
-	tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+	tx := &dynamodb.TransactWriteItemsInput{
 		TransactItems: []types.TransactWriteItem{{ConditionCheck: &types.ConditionCheck{TableName: table, Key: srcKey,
 			ConditionExpression: check.Condition(), ExpressionAttributeNames: check.Names(), ExpressionAttributeValues: check.Values(),
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}}}
@@ -164,8 +163,7 @@ func (f *FanOut) SelfUpdateInput(t CopyTarget, want value.Value) (*dynamodb.Upda
 	return &dynamodb.UpdateItemInput{TableName: aws.String(f.Table), Key: t.Key,
 		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal}, nil
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}, nil
 }
 
 // Requests describes the fan-out's requests for one source row: the
@@ -257,6 +255,5 @@ func (f *FanOut) RereadInput(keys []map[string]types.AttributeValue) (*dynamodb.
 		return nil, internal("projection: %v", err)
 	}
 	return &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{f.Table: {Keys: keys,
-		ConsistentRead: aws.Bool(true), ProjectionExpression: expr.Projection(), ExpressionAttributeNames: expr.Names()}},
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+		ConsistentRead: aws.Bool(true), ProjectionExpression: expr.Projection(), ExpressionAttributeNames: expr.Names()}}}, nil
 }

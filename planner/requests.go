@@ -42,6 +42,19 @@ func builtOnce[T any](cache *atomic.Pointer[T], build func() (T, error)) (T, err
 	return v, nil
 }
 
+// consistentRead is a read's ConsistentRead: set for a strongly
+// consistent read only, as ScanIndexForward is set for a backward one
+// only. A request carries no field that says DynamoDB's default: every
+// byte is serialized, sent and parsed on each request, and the consumed
+// capacity, which only counted statements ask for, is left to the
+// executor (Stats).
+func consistentRead(strong bool) *bool {
+	if strong {
+		return aws.Bool(true)
+	}
+	return nil
+}
+
 // Build builds the GetItem for the row b reads from. It returns nil
 // when a key column is NULL: no item has that key.
 func (g *GetItem) Build(b Binder) (*dynamodb.GetItemInput, error) {
@@ -63,8 +76,7 @@ func (g *GetItem) build(b Binder) (*dynamodb.GetItemInput, error) {
 	if err != nil {
 		return nil, nil
 	}
-	in := &dynamodb.GetItemInput{TableName: aws.String(g.Table), Key: key, ConsistentRead: aws.Bool(g.Consistent),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	in := &dynamodb.GetItemInput{TableName: aws.String(g.Table), Key: key, ConsistentRead: consistentRead(g.Consistent)}
 	if p, ok := projection(g.Project); ok {
 		expr, err := build(expression.NewBuilder().WithProjection(p))
 		if err != nil {
@@ -136,9 +148,10 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 			ProjectionExpression:      expr.Projection(),
 			ExpressionAttributeNames:  expr.Names(),
 			ExpressionAttributeValues: expr.Values(),
-			ConsistentRead:            aws.Bool(q.Consistent),
-			ScanIndexForward:          aws.Bool(!q.Desc),
-			ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
+			ConsistentRead:            consistentRead(q.Consistent),
+		}
+		if q.Desc {
+			in.ScanIndexForward = aws.Bool(false)
 		}
 		if q.Index != "" {
 			in.IndexName = aws.String(q.Index)
@@ -157,14 +170,13 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 // Build builds one BatchGetItem for keys (at most 100, distinct).
 // The projection is the same for every set of keys: it is built once.
 func (bg *BatchGet) Build(keys []map[string]types.AttributeValue) (*dynamodb.BatchGetItemInput, error) {
-	ka := types.KeysAndAttributes{Keys: keys, ConsistentRead: aws.Bool(bg.Consistent)}
+	ka := types.KeysAndAttributes{Keys: keys, ConsistentRead: consistentRead(bg.Consistent)}
 	proj, err := builtOnce(&bg.projection, bg.buildProjection)
 	if err != nil {
 		return nil, err
 	}
 	ka.ProjectionExpression, ka.ExpressionAttributeNames = proj.expr, maps.Clone(proj.names)
-	return &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{bg.Table: ka},
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+	return &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{bg.Table: ka}}, nil
 }
 
 // builtProjection is a BatchGet's projection as the expression builder

@@ -6,7 +6,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -52,9 +51,8 @@ func (s *Scan) Build(segment int) (*dynamodb.ScanInput, error) {
 	if p, ok := projection(s.Project); ok {
 		eb = eb.WithProjection(p)
 	}
-	in := &dynamodb.ScanInput{TableName: aws.String(s.Table), ConsistentRead: aws.Bool(s.Consistent),
-		Segment: aws.Int32(int32(segment)), TotalSegments: aws.Int32(int32(s.Segments)),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	in := &dynamodb.ScanInput{TableName: aws.String(s.Table), ConsistentRead: consistentRead(s.Consistent),
+		Segment: aws.Int32(int32(segment)), TotalSegments: aws.Int32(int32(s.Segments))}
 	if s.Filter != nil || len(s.Project) > 0 {
 		expr, err := build(eb)
 		if err != nil {

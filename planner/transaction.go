@@ -81,7 +81,7 @@ func Transactable(p *Plan) error {
 // statement it belongs to. It refuses, before anything is sent, more
 // than 100 actions, more than about 4 MB, or two actions on one item.
 func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) {
-	tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	tx := &dynamodb.TransactWriteItemsInput{}
 	var owner []int
 	seen := map[string]int{}
 	size := 0

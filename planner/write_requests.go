@@ -35,8 +35,7 @@ func (ins *InsertRows) PutInput(item map[string]types.AttributeValue) (*dynamodb
 	}
 	return &dynamodb.PutItemInput{TableName: aws.String(ins.Table), Item: item,
 		ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal}, nil
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}, nil
 }
 
 // TransactInput builds one TransactWriteItems putting items, each guarded.
@@ -45,7 +44,7 @@ func (ins *InsertRows) TransactInput(items []map[string]types.AttributeValue) (*
 	if err != nil {
 		return nil, internal("insert guard: %v", err)
 	}
-	tx := &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	tx := &dynamodb.TransactWriteItemsInput{}
 	for _, it := range items {
 		tx.TransactItems = append(tx.TransactItems, types.TransactWriteItem{Put: &types.Put{
 			TableName: aws.String(ins.Table), Item: it,
@@ -60,8 +59,7 @@ func (ins *InsertRows) TransactInput(items []map[string]types.AttributeValue) (*
 // attempt landed) from a duplicate, when the backend does not return the
 // item a failed condition found.
 func (ins *InsertRows) ReadBackInput(key map[string]types.AttributeValue) *dynamodb.GetItemInput {
-	return &dynamodb.GetItemInput{TableName: aws.String(ins.Table), Key: key, ConsistentRead: aws.Bool(true),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	return &dynamodb.GetItemInput{TableName: aws.String(ins.Table), Key: key, ConsistentRead: aws.Bool(true)}
 }
 
 // FillInput builds the GetItem that reads the source value of copy c for
@@ -77,8 +75,7 @@ func FillInput(table string, c *mapping.Copy, key value.Value) (*dynamodb.GetIte
 		return nil, internal("projection: %v", err)
 	}
 	return &dynamodb.GetItemInput{TableName: aws.String(table), Key: k, ConsistentRead: aws.Bool(true),
-		ProjectionExpression: proj.Projection(), ExpressionAttributeNames: proj.Names(),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+		ProjectionExpression: proj.Projection(), ExpressionAttributeNames: proj.Names()}, nil
 }
 
 // andAll ANDs a guard with more conditions, flat: (a) AND (b) AND (c).
@@ -177,15 +174,13 @@ func (u *UpdateRows) UpdateInput(key map[string]types.AttributeValue, row mappin
 	return &dynamodb.UpdateItemInput{TableName: aws.String(u.Table), Key: key,
 		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil
+		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}, nil
 }
 
 // MoveReadInput builds the read of a row a move rewrites: the whole item,
 // every attribute, strongly consistent.
 func (u *UpdateRows) MoveReadInput(key map[string]types.AttributeValue) *dynamodb.GetItemInput {
-	return &dynamodb.GetItemInput{TableName: aws.String(u.Table), Key: key, ConsistentRead: aws.Bool(true),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	return &dynamodb.GetItemInput{TableName: aws.String(u.Table), Key: key, ConsistentRead: aws.Bool(true)}
 }
 
 // MovedItem is the item a move writes: the item found, every attribute
@@ -278,14 +273,13 @@ func (u *UpdateRows) MoveWriteInputs(oldKey, found, item map[string]types.Attrib
 	table := aws.String(u.Table)
 	if sameKey(oldKey, item) {
 		return &dynamodb.PutItemInput{TableName: table, Item: item,
-			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values(),
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, nil, nil
+			ConditionExpression: guard.Condition(), ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values()}, nil, nil
 	}
 	putGuard, err := notExists(u.PKAttr)
 	if err != nil {
 		return nil, nil, internal("put guard: %v", err)
 	}
-	return nil, &dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+	return nil, &dynamodb.TransactWriteItemsInput{
 		TransactItems: []types.TransactWriteItem{
 			{Delete: &types.Delete{TableName: table, Key: oldKey, ConditionExpression: guard.Condition(),
 				ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values()}},
@@ -368,8 +362,7 @@ func (d *DeleteRows) DeleteInput(key map[string]types.AttributeValue, row mappin
 
 // deleteInput is DeleteInput; mustExist adds that the row is there.
 func (d *DeleteRows) deleteInput(key map[string]types.AttributeValue, row mapping.Row, mustExist bool) (*dynamodb.DeleteItemInput, error) {
-	in := &dynamodb.DeleteItemInput{TableName: aws.String(d.Table), Key: key, ReturnValues: types.ReturnValueAllOld,
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	in := &dynamodb.DeleteItemInput{TableName: aws.String(d.Table), Key: key, ReturnValues: types.ReturnValueAllOld}
 	conds, err := whereCond(d.Cond)
 	if err != nil {
 		return nil, err
