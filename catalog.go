@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -67,15 +66,12 @@ func (c *catalog) learn(ctx context.Context, sql string, stmt parser.Statement) 
 	return nil
 }
 
-// tableName is what DynamoDB accepts as a table name.
-var tableName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
-
 func (c *catalog) describe(ctx context.Context, name string) error {
 	if c.m != nil && name == c.m.Table {
 		return errs.New(errs.Invalid, "%s is the table the mapping %s describes; its items are read through the mapping's entities", name, c.m.Source).
 			WithHint("name one of its entities: %s", strings.Join(c.m.EntityNames(), ", "))
 	}
-	if !tableName.MatchString(name) {
+	if !mapping.DynamoDBName(name) {
 		return c.unknown(ctx, name)
 	}
 	desc, err := c.exec.DescribeTable(ctx, name)

@@ -13,7 +13,7 @@ func (m *Mapping) check() error {
 	if m.Table == "" {
 		return m.fail("table", "missing: name the DynamoDB table")
 	}
-	if !dynamoDBName(tableName(m.Table)) {
+	if !DynamoDBName(tableName(m.Table)) {
 		return m.fail("table", "%q is not a name DynamoDB takes: 3 to 255 letters, digits, '_', '-' and '.'", m.Table)
 	}
 	if m.PartitionKey == "" {
@@ -72,7 +72,7 @@ func (m *Mapping) checkIndexes() error {
 		ix.Name = name
 		where := "indexes." + name
 		switch {
-		case !dynamoDBName(name):
+		case !DynamoDBName(name):
 			return m.fail(where, "%q is not a name DynamoDB takes: 3 to 255 letters, digits, '_', '-' and '.'", name)
 		case ix.Local && ix.PartitionKey == "":
 			ix.PartitionKey = m.PartitionKey
@@ -470,9 +470,9 @@ func tableName(table string) string {
 	return table
 }
 
-// dynamoDBName reports whether DynamoDB takes name as a table's or an
+// DynamoDBName reports whether DynamoDB takes name as a table's or an
 // index's: 3 to 255 ASCII letters, digits, '_', '-' and '.'.
-func dynamoDBName(name string) bool {
+func DynamoDBName(name string) bool {
 	if len(name) < 3 || len(name) > 255 {
 		return false
 	}
