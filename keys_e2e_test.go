@@ -3,6 +3,7 @@ package dynosql_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -94,7 +95,10 @@ var keyShapes = []struct {
 		// The complaints design's comm#{comm_date}#{comm_id}: a date
 		// holding a space sorts below its prefix in the key ("2023-05-10
 		// late" before "2023-05-10#c1"). Read in key order descending
-		// with a LIMIT, it came past the LIMIT and was never read.
+		// with a LIMIT, it came past the LIMIT and was never read. Read
+		// backward, the rows past the LIMIT whose date extends the least
+		// one read with a character below "#" (" late", "!", " late!")
+		// come too, and the Sort step puts them in place.
 		name: "ORDER BY a composite sort key's column, descending",
 		mapping: `
 table: Complaints
@@ -108,10 +112,24 @@ entities:
 		rows: `{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10","comm_id":"c1","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10","comm_id":"c2","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10 late","comm_id":"c3","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10 late!","comm_id":"c4","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10!","comm_id":"c5","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-09","comm_id":"c6","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-09 x","comm_id":"c7","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-11","comm_id":"c8","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-1","comm_id":"c9","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10a","comm_id":"c10","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X2","comm_date":"2023-05-12","comm_id":"c11","comm_text":"t"}}
 `,
 		stmts: []string{
-			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC LIMIT 1",
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 1",
 			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 2",
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 3",
+			"SELECT comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 2 OFFSET 3",
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id LIMIT 6",
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 9",
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 20",
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' AND comm_date < '2023-05-10a' ORDER BY comm_date DESC, comm_id DESC LIMIT 2",
 		},
 	},
 	{
@@ -339,7 +357,7 @@ func TestItemsOfAnotherTypeAreNotTheEntitys(t *testing.T) {
 // before its prefix in the key ("o#1" before "o": '1' is below 'I'), so
 // ORDER BY id with a LIMIT, read in key order, would return "o#1" where
 // SQL says "o". The order check stops it, naming the value, as it does
-// for characters below '#'.
+// for characters below '#'. Descending, the read goes on past such rows.
 func TestAnOrderTheKeyMisstatesIsRefused(t *testing.T) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
@@ -359,6 +377,49 @@ func TestAnOrderTheKeyMisstatesIsRefused(t *testing.T) {
 				t.Errorf("got %v, want the order check to refuse the id holding '#'", err)
 			}
 			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT id FROM orders WHERE customer = 'c77' AND date = '2024-05-20' ORDER BY id"})
+			// Read backward, "o" comes first and "o#2" after it: the
+			// read goes on past the LIMIT for ids extending "o" with a
+			// character at or below '#'.
+			for _, limit := range []string{"1", "2"} {
+				fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT id FROM orders WHERE customer = 'c77' AND date = '2024-05-20' ORDER BY id DESC LIMIT " + limit})
+			}
+		})
+	}
+}
+
+// The latest rows by a composite sort key's first column (ORDER BY
+// comm_date DESC LIMIT n) are read backward, a page of n+1 items and no
+// more when no date extends another below "#": not the whole partition
+// sorted on the client.
+func TestTheLatestRowsOfACompositeKeyReadFewItems(t *testing.T) {
+	const mappingYAML = `
+table: Complaints
+partition_key: PK
+sort_key: SK
+entities:
+  communications:
+    keys: {PK: "{complaint_id}", SK: "comm#{comm_date}#{comm_id}"}
+    columns: {complaint_id: S, comm_date: S, comm_id: S}
+`
+	var rows strings.Builder
+	for day := 1; day <= 40; day++ {
+		fmt.Fprintf(&rows, `{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2024-01-%02d","comm_id":"c%d"}}`+"\n", day, day)
+	}
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.LoadText(t, b, mappingYAML, rows.String())
+			stats := dynosql.NewStats()
+			got, err := fx.Query(dynosql.WithStats(context.Background(), stats), "SELECT comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC LIMIT 2")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 2 || got[0][0] != "c40" || got[1][0] != "c39" {
+				t.Errorf("got %v, want c40 and c39", got)
+			}
+			if sn := stats.Snapshot(); sn.Requests["Query"] != 1 || sn.Items > 3 {
+				t.Errorf("sent %s; want one Query reading at most 3 of the 40 items", sn.Line())
+			}
 		})
 	}
 }

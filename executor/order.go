@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -63,4 +64,43 @@ func (o *orderCheck) fail(what string) error {
 	return errs.New(errs.Invalid, "ORDER BY %s cannot be read in the order of the sort key %s = %q: %s",
 		strings.Join(o.c.Columns, ", "), o.c.Key.Attr, o.c.Key.Raw, what).
 		WithHint("drop the LIMIT: the rows are then sorted on the client")
+}
+
+// topIter ends a backward read in key order once no row still to come
+// can rank among the first top.Rows by the column (planner.TopRead): past
+// those rows, it passes on only rows whose value is the least of theirs
+// or extends it with a character at or below the separator's first (with
+// "#ITEM" after it, "o#2" comes after "o"), and stops at the first other
+// one, sending no further request.
+type topIter struct {
+	in    tupleIter
+	top   *planner.TopRead
+	seen  int64
+	least string // of the first top.Rows values, once seen
+	done  bool
+}
+
+func (it *topIter) next(ctx context.Context) (tuple, error) {
+	if it.done {
+		return nil, nil
+	}
+	t, err := it.in.next(ctx)
+	if err != nil || t == nil {
+		it.done = true
+		return nil, err
+	}
+	v, _ := t[it.top.Slot][it.top.Column].(string)
+	if it.seen < it.top.Rows {
+		if it.seen == 0 || v < it.least {
+			it.least = v
+		}
+		it.seen++
+		return t, nil
+	}
+	rest, extends := strings.CutPrefix(v, it.least)
+	if extends && (rest == "" || rest[0] <= it.top.Sep[0]) {
+		return t, nil
+	}
+	it.done = true
+	return nil, nil
 }

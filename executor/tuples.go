@@ -29,6 +29,9 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 	case *planner.GetItem:
 		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.getItem(ctx, x) }}, nil
 	case *planner.Query:
+		if len(x.PK) == 1 && x.Top != nil {
+			return &topIter{in: &queryIter{r: r, q: x}, top: x.Top}, nil
+		}
 		if len(x.PK) == 1 {
 			return &queryIter{r: r, q: x}, nil
 		}

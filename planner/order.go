@@ -18,7 +18,9 @@ import (
 // Where the key order is the columns' order only while their values hold
 // no character sorting below the literal that follows them
 // (mapping.OrderGuard), the rewrite is made only with a LIMIT (the one
-// case where it saves reads), and the executor checks every row read.
+// case where it saves reads): ascending, the executor checks every row
+// read; descending, it reads a little past the LIMIT and the rows are
+// sorted on the client (TopRead).
 func (o *output) orderByKey(root Node, quirks Quirks) {
 	var filtered bool
 	if f, ok := root.(*Filter); ok {
@@ -52,7 +54,17 @@ func (o *output) orderByKey(root Node, quirks Quirks) {
 		}
 		// The executor's check sees only the rows read. Ascending, a row
 		// the key order puts too early is read and fails it; descending,
-		// such a row is put too late, past the LIMIT, and never read.
+		// such a row is put too late, past the LIMIT: the Query reads on
+		// past it as far as such rows can be (TopRead), and the Sort
+		// step stays.
+		if len(by) > 0 && len(guards) > 0 && desc && o.limit > 0 && !filtered {
+			q.Desc = true
+			q.Top = &TopRead{Slot: q.Reads[0].Slot, Rows: o.limit + o.offset, Column: guards[0].Column, Sep: guards[0].Sep}
+			if q.Filter == nil {
+				q.Limit = q.Top.Rows + 1 // usually the row that ends the read comes in the first page
+			}
+			return
+		}
 		if len(by) == 0 || (len(guards) > 0 && (o.limit < 0 || desc)) {
 			return
 		}
