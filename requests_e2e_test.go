@@ -156,7 +156,7 @@ func TestOnlyCountedStatementsAskForCapacity(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var sent, asked int
-	hook := testkit.Hook("capacity", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+	hook := testkit.Hook("capacity", func(ctx context.Context, _ string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 		mu.Lock()
 		sent++
 		if f := reflect.ValueOf(in.Parameters).Elem().FieldByName("ReturnConsumedCapacity"); f.IsValid() && f.String() != "" {
