@@ -83,6 +83,18 @@ func TestStoredKeysAreTheTemplatesSpelledOut(t *testing.T) {
 	}
 }
 
+// complaintsMapping is the complaints design's communications, keyed
+// comm#{comm_date}#{comm_id} in the complaint's partition.
+const complaintsMapping = `
+table: Complaints
+partition_key: PK
+sort_key: SK
+entities:
+  communications:
+    keys: {PK: "{complaint_id}", SK: "comm#{comm_date}#{comm_id}"}
+    columns: {complaint_id: S, comm_date: S, comm_id: S, comm_text: S}
+`
+
 // keyShapes are key designs real tables have that planned wrong before
 // (quiet wrong answers found by review), each with rows and statements,
 // writes included, whose answers must be SQLite's.
@@ -99,16 +111,8 @@ var keyShapes = []struct {
 		// backward, the rows past the LIMIT whose date extends the least
 		// one read with a character below "#" (" late", "!", " late!")
 		// come too, and the Sort step puts them in place.
-		name: "ORDER BY a composite sort key's column, descending",
-		mapping: `
-table: Complaints
-partition_key: PK
-sort_key: SK
-entities:
-  communications:
-    keys: {PK: "{complaint_id}", SK: "comm#{comm_date}#{comm_id}"}
-    columns: {complaint_id: S, comm_date: S, comm_id: S, comm_text: S}
-`,
+		name:    "ORDER BY a composite sort key's column, descending",
+		mapping: complaintsMapping,
 		rows: `{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10","comm_id":"c1","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10","comm_id":"c2","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10 late","comm_id":"c3","comm_text":"t"}}
@@ -392,15 +396,6 @@ func TestAnOrderTheKeyMisstatesIsRefused(t *testing.T) {
 // more when no date extends another below "#": not the whole partition
 // sorted on the client.
 func TestTheLatestRowsOfACompositeKeyReadFewItems(t *testing.T) {
-	const mappingYAML = `
-table: Complaints
-partition_key: PK
-sort_key: SK
-entities:
-  communications:
-    keys: {PK: "{complaint_id}", SK: "comm#{comm_date}#{comm_id}"}
-    columns: {complaint_id: S, comm_date: S, comm_id: S}
-`
 	var rows strings.Builder
 	for day := 1; day <= 40; day++ {
 		fmt.Fprintf(&rows, `{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2024-01-%02d","comm_id":"c%d"}}`+"\n", day, day)
@@ -408,7 +403,7 @@ entities:
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			fx := testkit.LoadText(t, b, mappingYAML, rows.String())
+			fx := testkit.LoadText(t, b, complaintsMapping, rows.String())
 			stats := dynosql.NewStats()
 			got, err := fx.Query(dynosql.WithStats(context.Background(), stats), "SELECT comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC LIMIT 2")
 			if err != nil {
