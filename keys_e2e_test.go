@@ -117,12 +117,12 @@ var keyShapes = []struct {
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10","comm_id":"c2","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10 late","comm_id":"c3","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10 late!","comm_id":"c4","comm_text":"t"}}
-{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10!","comm_id":"c5","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10!","comm_id":"c5","comm_text":"u"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-09","comm_id":"c6","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-09 x","comm_id":"c7","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-11","comm_id":"c8","comm_text":"t"}}
 {"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-1","comm_id":"c9","comm_text":"t"}}
-{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10a","comm_id":"c10","comm_text":"t"}}
+{"entity":"communications","row":{"complaint_id":"X1","comm_date":"2023-05-10a","comm_id":"c10","comm_text":"u"}}
 {"entity":"communications","row":{"complaint_id":"X2","comm_date":"2023-05-12","comm_id":"c11","comm_text":"t"}}
 `,
 		stmts: []string{
@@ -134,6 +134,9 @@ var keyShapes = []struct {
 			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 9",
 			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' ORDER BY comm_date DESC, comm_id DESC LIMIT 20",
 			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' AND comm_date < '2023-05-10a' ORDER BY comm_date DESC, comm_id DESC LIMIT 2",
+			// Filtered on the client, the rows counted are those kept.
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' AND comm_text = 't' ORDER BY comm_date DESC, comm_id DESC LIMIT 2",
+			"SELECT comm_date, comm_id FROM communications WHERE complaint_id = 'X1' AND comm_text LIKE '%t' ORDER BY comm_date DESC, comm_id DESC LIMIT 2",
 		},
 	},
 	{

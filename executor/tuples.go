@@ -57,6 +57,10 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 		in, err := r.tuples(x.Input)
 		return &partitionIter{r: r, pj: x, in: in}, err
 	case *planner.Filter:
+		if q, ok := x.Input.(*planner.Query); ok && q.Top != nil {
+			// The rows a TopRead counts are those the filter passes.
+			return &topIter{in: &filterIter{r: r, in: &queryIter{r: r, q: q}, cond: x.Cond}, top: q.Top}, nil
+		}
 		in, err := r.tuples(x.Input)
 		return &filterIter{r: r, in: in, cond: x.Cond}, err
 	case *planner.Dedupe:

@@ -57,10 +57,10 @@ func (o *output) orderByKey(root Node, quirks Quirks) {
 		// such a row is put too late, past the LIMIT: the Query reads on
 		// past it as far as such rows can be (TopRead), and the Sort
 		// step stays.
-		if len(by) > 0 && len(guards) > 0 && desc && o.limit > 0 && !filtered {
+		if len(by) > 0 && len(guards) > 0 && desc && o.limit > 0 {
 			q.Desc = true
 			q.Top = &TopRead{Slot: q.Reads[0].Slot, Rows: o.limit + o.offset, Column: guards[0].Column, Sep: guards[0].Sep}
-			if q.Filter == nil {
+			if !filtered && q.Filter == nil {
 				q.Limit = q.Top.Rows + 1 // usually the row that ends the read comes in the first page
 			}
 			return

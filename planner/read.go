@@ -135,7 +135,8 @@ type OrderCheck struct {
 // the shorter value's in a backward read. So once Rows rows are read,
 // the read goes on only while a row's value is the least of those first
 // Rows values or extends it with such a character; the first other row,
-// and every row after it, ranks below them all.
+// and every row after it, ranks below them all. Under a Filter step, the
+// rows counted are those it passes.
 type TopRead struct {
 	Slot   int
 	Rows   int64  // LIMIT plus OFFSET
