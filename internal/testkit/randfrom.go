@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -24,7 +25,52 @@ func (t *table) ref() string {
 	return t.alias
 }
 
-func (t *table) col(c string) string { return t.ref() + "." + c }
+func (t *table) col(c string) string { return t.ref() + "." + quoteName(c) }
+
+// quoteName backquotes a column name that is not a plain identifier
+// (social's follower#, productcatalog's Safety.Warning): unquoted, MySQL
+// reads # as the start of a comment and a dot as a qualifier. Both
+// engines take backquotes.
+func quoteName(c string) string {
+	if identRE.MatchString(c) {
+		return c
+	}
+	return "`" + c + "`"
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// notNull returns, when p is an optional index (one only some of the
+// entity's items are in), IS NOT NULL on each column of its sort key:
+// dynosql reads such an index only for a statement none of whose rows
+// can lack one of its key columns, and would refuse the statement
+// otherwise. The partition key needs none, the statement fixing it by =
+// or IN. Nothing for other paths.
+func (t *table) notNull(p Path) []string {
+	if !p.Optional {
+		return nil
+	}
+	var out []string
+	for _, c := range p.SK {
+		out = append(out, t.col(c)+" IS NOT NULL")
+	}
+	return out
+}
+
+// optionalOnly reports whether every path of ps is an optional index,
+// and returns the first, which a statement reading through ps then keeps
+// to with notNull; false when a path every item is in serves.
+func optionalOnly(ps []Path) (Path, bool) {
+	if len(ps) == 0 {
+		return Path{}, false
+	}
+	for _, p := range ps {
+		if !p.Optional {
+			return Path{}, false
+		}
+	}
+	return ps[0], true
+}
 
 // cond is a condition and the tables it names, placed in the ON of the
 // last of them in FROM order, or in WHERE.
@@ -174,6 +220,11 @@ func (st *statement) join(left bool) bool {
 		other := pick(g, t.e.Columns)
 		st.joins = append(st.joins, cond{fmt.Sprintf("%s <> %s", t.col(other.Name), o.from.col(other.Name)), []*table{o.from, t}})
 	}
+	if p, ok := optionalOnly(o.readables); ok {
+		for _, c := range t.notNull(p) {
+			st.joins = append(st.joins, cond{c, []*table{t}})
+		}
+	}
 	if p := pick(g, o.readables); len(p.SK) > 0 && g.chance(0.3) {
 		st.joins = append(st.joins, cond{st.keyRange(t, *t.e.col(p.SK[0])), []*table{t}})
 	}
@@ -219,6 +270,7 @@ func (st *statement) bind(t *table) {
 	for _, c := range p.PK {
 		st.where = append(st.where, st.eqOrIn(t, *t.e.col(c)))
 	}
+	st.where = append(st.where, t.notNull(p)...)
 	switch k := g.intn(20); {
 	case len(p.SK) == 0 || k < 11:
 	case k < 17 || len(p.SK) == 1:
@@ -280,6 +332,9 @@ func (st *statement) bindBySubquery(t *table) bool {
 	o := pick(g, opts)
 	e, c, _ := strings.Cut(o[1], ".")
 	st.where = append(st.where, fmt.Sprintf("%s IN (%s)", t.col(o[0]), st.subquery(g.s.entity(e), c)))
+	if p, ok := optionalOnly(t.e.readableBy(o[0])); ok {
+		st.where = append(st.where, t.notNull(p)...)
+	}
 	return true
 }
 

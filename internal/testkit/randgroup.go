@@ -75,13 +75,17 @@ func itemType(it outCol, types map[string]colInfo) *colInfo {
 // havingAlias adds to having a condition on a select-list alias (naming
 // the item first when it has no alias): an aggregate's or a grouping
 // column's. The alias is never a column of the tables, where a column
-// would win.
+// would win; nor one whose name differs from it only in case (title and
+// productcatalog's Title), which dynosql, whose names are case-sensitive,
+// tells apart and SQLite does not.
 func (st *statement) havingAlias(items []outCol, having string, types map[string]colInfo) string {
 	g := st.g
 	isColumn := func(a string) bool {
 		for _, t := range st.tables {
-			if t.e.col(a) != nil {
-				return true
+			for _, c := range t.e.Columns {
+				if strings.EqualFold(c.Name, a) {
+					return true
+				}
 			}
 		}
 		return false

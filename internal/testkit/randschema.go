@@ -24,7 +24,7 @@ type Schema struct {
 // Ent is an entity of a Schema.
 type Ent struct {
 	Name    string
-	Alias   string // how statements name it: its first letter
+	Alias   string // how statements name it: see entityAlias
 	Columns []Col  // in name order
 	Paths   []Path // the base table's first, then each index it is in
 	// Rows are a sample of the entity's rows, for whole keys that exist.
@@ -43,9 +43,11 @@ type Col struct {
 // Path is a way to read an entity by key: the columns of its partition
 // key template, which constants or earlier rows must all give, and those
 // of its sort key template, the first one free taking a range.
+// Optional marks an index only some of the entity's items are in.
 type Path struct {
-	Index  string
-	PK, SK []string
+	Index    string
+	PK, SK   []string
+	Optional bool
 }
 
 // Edge is a join condition between two columns, entity.column each; an
@@ -63,8 +65,9 @@ func NewSchema(m *mapping.Mapping, rows []backend.DatasetRow, edges []Edge, extr
 	for _, r := range rows {
 		byEntity[r.Entity] = append(byEntity[r.Entity], r.Row)
 	}
+	aliases := map[string]bool{}
 	for _, e := range m.EntityList() {
-		ent := &Ent{Name: e.Name, Alias: e.Name[:1], vals: map[string][]string{}, pre: map[string][]string{}}
+		ent := &Ent{Name: e.Name, Alias: entityAlias(e.Name, aliases), vals: map[string][]string{}, pre: map[string][]string{}}
 		for _, c := range e.ColumnNames() {
 			typ, err := e.Column(c)
 			if err != nil {
@@ -76,7 +79,7 @@ func NewSchema(m *mapping.Mapping, rows []backend.DatasetRow, edges []Edge, extr
 		}
 		slices.SortFunc(ent.Columns, func(a, b Col) int { return strings.Compare(a.Name, b.Name) })
 		for _, p := range e.Paths() {
-			path := Path{Index: p.Index, PK: p.PK.Columns()}
+			path := Path{Index: p.Index, PK: p.PK.Columns(), Optional: p.Optional}
 			if p.SK != nil {
 				path.SK = p.SK.Columns()
 			}
@@ -97,6 +100,34 @@ func NewSchema(m *mapping.Mapping, rows []backend.DatasetRow, edges []Edge, extr
 		}
 	}
 	return s, nil
+}
+
+// entityAlias returns how statements name an entity: the initials of the
+// words of its name (enrollments e, game_players gp), or, when another
+// entity has them or they spell a keyword, its name's first letters, as
+// many as it takes (users u, user_counts uc, followers f, following fo).
+// Each entity's alias is its own: a statement joining two entities with
+// the same alias would name two tables alike.
+func entityAlias(name string, taken map[string]bool) string {
+	alias := ""
+	for _, w := range strings.Split(name, "_") {
+		if w != "" {
+			alias += w[:1]
+		}
+	}
+	for k := 2; (taken[alias] || sqlKeywords[strings.ToLower(alias)]) && k <= len(name); k++ {
+		alias = name[:k]
+	}
+	taken[alias] = true
+	return alias
+}
+
+// sqlKeywords are the short keywords that initials might spell.
+var sqlKeywords = map[string]bool{
+	"as": true, "at": true, "by": true, "do": true, "if": true, "in": true, "is": true,
+	"no": true, "of": true, "on": true, "or": true, "to": true, "all": true, "and": true,
+	"any": true, "asc": true, "div": true, "end": true, "for": true, "key": true, "mod": true,
+	"not": true, "set": true, "use": true, "xor": true,
 }
 
 func (s *Schema) entity(name string) *Ent {

@@ -15,7 +15,8 @@ import (
 //     comma, self joins) and how each is bound to a key: constants on a
 //     path's partition key, a range or prefix on the leading free column of
 //     its sort key (a composite template's date, a number sort key), a
-//     whole key, or IN (SELECT ...) on another table;
+//     whole key, or IN (SELECT ...) on another table; through an index
+//     only some items are in, with IS NOT NULL on its sort key;
 //   - randexpr.go: conditions on columns (comparisons, BETWEEN, IN, LIKE,
 //     IS NULL, arithmetic, AND, OR, NOT);
 //   - randselect.go: the select list, aggregates, GROUP BY, HAVING, ORDER

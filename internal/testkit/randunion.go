@@ -135,7 +135,7 @@ func (g *gen) compound() RandomSelect {
 		for _, i := range g.r.Perm(len(names)) {
 			key := fmt.Sprint(i + 1)
 			if g.chance(0.3) && len(dedupe(names)) == len(names) {
-				key = names[i]
+				key = quoteName(names[i])
 			}
 			keys = append(keys, key+pick(g, []string{"", " ASC", " DESC"}))
 		}
