@@ -13,6 +13,7 @@
 package oracle
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -158,7 +159,12 @@ func (db *DB) Exec(query string, args ...any) (int64, error) {
 // NULL as nil; a column read straight from a BOOL, L, M, SS or NS column
 // comes back as that type.
 func (db *DB) Query(query string, args ...any) ([][]value.Value, error) {
-	rows, err := db.db.Query(query, convertArgs(args)...)
+	return db.QueryContext(context.Background(), query, args...)
+}
+
+// QueryContext is Query, given up when ctx is done.
+func (db *DB) QueryContext(ctx context.Context, query string, args ...any) ([][]value.Value, error) {
+	rows, err := db.db.QueryContext(ctx, query, convertArgs(args)...)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
