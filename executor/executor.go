@@ -64,7 +64,13 @@ type Rows struct {
 	err      error
 	run      *run
 	warnings []string
+	returned int // rows Next has returned
 }
+
+// ctxCheckRows is how often Next checks the statement's context itself:
+// rows a step already built (a partition join's cross product) need no
+// request, so nothing else would notice that the context ended.
+const ctxCheckRows = 64
 
 // Query runs a read plan and returns its rows. The rows are read as Next
 // asks for them, so a LIMIT stops the reads early.
@@ -109,6 +115,12 @@ func (r *Rows) Columns() []string {
 // Next advances to the next row, reporting false at the end or on error.
 func (r *Rows) Next() bool {
 	if r.err != nil || r.it == nil {
+		return false
+	}
+	r.returned++
+	if r.returned%ctxCheckRows == 0 && r.ctx.Err() != nil {
+		r.err = backendError("request", r.ctx.Err())
+		_ = r.Close()
 		return false
 	}
 	row, err := r.it.next(r.ctx)

@@ -197,6 +197,38 @@ func TestCancelStopsAQueryInFlight(t *testing.T) {
 	}
 }
 
+// Rows a step already built, which need no request, still stop when the
+// statement's context ends: a self-join of one partition of 40 items
+// builds its 1,600 rows from one Query.
+func TestCancelStopsRowsAlreadyBuilt(t *testing.T) {
+	m := school(t)
+	var items []map[string]types.AttributeValue
+	for i := range 40 {
+		items = append(items, enrollment("a91", fmt.Sprintf("c%02d", i), "A"))
+	}
+	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+		return &dynamodb.QueryOutput{Items: items}, nil
+	}}
+	p := plan(t, m, "SELECT e.course_id, e2.course_id FROM enrollments e JOIN enrollments e2 ON e2.student_id = e.student_id WHERE e.student_id = 'a91'")
+	if _, ok := p.Root.(*planner.Project).Input.(*planner.PartitionJoin); !ok {
+		t.Fatalf("the plan is not one partition join:\n%s", p)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rows, err := New(f, Options{}).Query(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+		cancel()
+	}
+	if !errors.Is(rows.Err(), errs.Canceled) || n > ctxCheckRows {
+		t.Errorf("%d rows came after the statement was canceled, then %v; want at most %d, then a canceled error", n, rows.Err(), ctxCheckRows)
+	}
+}
+
 // Items of no entity of the statement are counted and warned about,
 // also by counters that leave the requests uncounted (the shell's
 // without --stats), which put no middleware on the requests.
