@@ -81,7 +81,7 @@ func (b *selectBuilder) bindings(s int) map[string]binding {
 			case *parser.Column:
 				if lit := b.cls.constant(o); lit != nil {
 					binds[col] = binding{lit}
-				} else if b.placed[b.sc.slotOf(o)] {
+				} else if b.bindable(o) {
 					binds[col] = binding{o}
 				}
 			}
@@ -99,11 +99,19 @@ func (b *selectBuilder) bindings(s int) map[string]binding {
 			binds[col] = binding{lit}
 		} else if list := b.cls.inList(ref); list != nil {
 			binds[col] = list
-		} else if m := b.cls.member(ref, func(c *parser.Column) bool { return b.placed[b.sc.slotOf(c)] }); m != nil {
+		} else if m := b.cls.member(ref, b.bindable); m != nil {
 			binds[col] = binding{m}
 		}
 	}
 	return binds
+}
+
+// bindable reports whether a later read may be keyed by column c: its
+// table has been read, and its rows are in the joined tuples (a semi
+// join leaves them out).
+func (b *selectBuilder) bindable(c *parser.Column) bool {
+	s := b.sc.slotOf(c)
+	return b.placed[s] && !b.semiJoined[s]
 }
 
 // ranges returns the constant range conditions on each column of slot s,

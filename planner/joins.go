@@ -128,6 +128,9 @@ func (b *selectBuilder) readGroup(group []*access) (Node, error) {
 				step.On = and(b.leftOn[g.slot])
 			} else {
 				step.On = and(b.covered())
+				if b.semiJoin(g.slot) {
+					step.Kind = Semi
+				}
 			}
 		}
 		pj.Steps = append(pj.Steps, step)
@@ -221,6 +224,9 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 			j.On = and(b.leftOn[a.slot])
 		case !refetch:
 			j.On = and(b.covered())
+			if b.semiJoin(a.slot) {
+				j.Kind = Semi
+			}
 		}
 		node = j
 	}

@@ -143,11 +143,14 @@ type selectBuilder struct {
 	placed map[int]bool
 	// anti marks the slots of NOT IN and NOT EXISTS subqueries (also in
 	// left: they are read after the outer tables, keyed by them); semi is
-	// set when IN or EXISTS subqueries joined; extra holds the conjuncts
-	// subqueries add to the WHERE.
-	anti  map[int]bool
-	semi  bool
-	extra []parser.Expr
+	// set when IN or EXISTS subqueries joined; semiJoined marks the slots
+	// of those that joined as semi joins, whose rows the joined tuples
+	// leave out (see semiJoin); extra holds the conjuncts subqueries add
+	// to the WHERE.
+	anti       map[int]bool
+	semi       bool
+	semiJoined map[int]bool
+	extra      []parser.Expr
 }
 
 func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value) (*Plan, error) {
@@ -161,7 +164,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 			return nil, err
 		}
 	}
-	b := &selectBuilder{p: p, sc: sc, sel: sel, left: map[int]bool{}, leftOn: map[int][]parser.Expr{}, placed: map[int]bool{}, anti: map[int]bool{}}
+	b := &selectBuilder{p: p, sc: sc, sel: sel, left: map[int]bool{}, leftOn: map[int][]parser.Expr{}, placed: map[int]bool{}, anti: map[int]bool{}, semiJoined: map[int]bool{}}
 	// LEFT JOINs first: a NOT IN subquery must know which outer columns
 	// an outer join may leave NULL (notInMatch).
 	var innerOn []parser.Expr

@@ -146,10 +146,30 @@ func (b *selectBuilder) neverNull(e parser.Expr) bool {
 	return false
 }
 
+// semiJoin reports whether the slot of an IN or EXISTS subquery, whose
+// join to the rows read before it was just planned, may join as a semi
+// join: each outer row once, on its first match, rather than once per
+// match (an outer row with 130 matches would otherwise be built 130 times
+// before Dedupe kept one). That holds when its join applies every
+// conjunct that names it, so that no later step looks at its row; it
+// marks the slot so that no later read is keyed by its columns.
+func (b *selectBuilder) semiJoin(s int) bool {
+	if !b.sc.sub[s] || b.anti[s] {
+		return false
+	}
+	for i, c := range b.pool {
+		if !b.used[i] && b.sc.slotsOf(c)[s] {
+			return false
+		}
+	}
+	b.semiJoined[s] = true
+	return true
+}
+
 // dedupe keeps each combination of the outer tables' rows once, after a
 // semi join read the subqueries' tables as inner joins.
 func (b *selectBuilder) dedupe(root Node) Node {
-	if !b.semi {
+	if !b.semi || b.allSemiJoined() {
 		return root
 	}
 	d := &Dedupe{Input: root}
@@ -159,4 +179,15 @@ func (b *selectBuilder) dedupe(root Node) Node {
 		}
 	}
 	return d
+}
+
+// allSemiJoined reports whether every IN and EXISTS subquery joined as a
+// semi join, which keeps each outer row once by itself.
+func (b *selectBuilder) allSemiJoined() bool {
+	for s := range b.sc.slots {
+		if b.sc.sub[s] && !b.anti[s] && !b.semiJoined[s] {
+			return false
+		}
+	}
+	return true
 }

@@ -108,6 +108,11 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT id, title FROM courses WHERE id IN ('cs101', 'math204', 'sem100', 'art150') AND id NOT IN (SELECT course_id FROM enrollments WHERE student_id = 'a91')"},
 	{SQL: "SELECT COUNT(*) FROM students WHERE id IN (SELECT student_id FROM enrollments WHERE course_id = 'cs101')"},
 	{SQL: "SELECT e.course_id FROM enrollments e WHERE e.student_id = 'a91' AND e.course_id IN (SELECT c.id FROM courses c WHERE c.id = e.course_id AND c.credits >= 4)"},
+	// The subquery's table read after the outer ones: a semi join keeps
+	// each outer row on its first match, or none.
+	{SQL: "SELECT e.student_id, e.grade FROM enrollments e WHERE e.course_id = 'math204' AND e.student_id IN (SELECT s.id FROM students s WHERE s.year = 2)"},
+	{SQL: "SELECT s.name, e.course_id FROM students s JOIN enrollments e ON e.student_id = s.id WHERE s.id = 'a91' AND e.course_id IN (SELECT e2.course_id FROM enrollments e2 WHERE e2.grade = 'A' AND e2.course_id = e.course_id)"},
+	{SQL: "SELECT COUNT(*) FROM enrollments e JOIN enrollments e2 ON e2.course_id = e.course_id WHERE e.student_id = 'a91' AND e.course_id IN (SELECT e3.course_id FROM enrollments e3 WHERE e3.course_id = e.course_id AND e3.grade IS NOT NULL)"},
 	// UNION of key reads, each side served by its own keys.
 	{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'math204' UNION SELECT student_id FROM enrollments WHERE course_id = 'phys110'"},
 	{SQL: "SELECT student_id FROM enrollments WHERE course_id = 'math204' UNION ALL SELECT student_id FROM enrollments WHERE course_id = 'phys110'"},
