@@ -29,9 +29,6 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 	case *planner.GetItem:
 		return &onceIter{fill: func(ctx context.Context) ([]tuple, error) { return r.getItem(ctx, x) }}, nil
 	case *planner.Query:
-		if len(x.PK) == 1 && x.Top != nil {
-			return &topIter{in: &queryIter{r: r, q: x}, top: x.Top}, nil
-		}
 		if len(x.PK) == 1 {
 			return &queryIter{r: r, q: x}, nil
 		}
@@ -57,12 +54,11 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 		in, err := r.tuples(x.Input)
 		return &partitionIter{r: r, pj: x, in: in}, err
 	case *planner.Filter:
-		if q, ok := x.Input.(*planner.Query); ok && q.Top != nil {
-			// The rows a TopRead counts are those the filter passes.
-			return &topIter{in: &filterIter{r: r, in: &queryIter{r: r, q: q}, cond: x.Cond}, top: q.Top}, nil
-		}
 		in, err := r.tuples(x.Input)
 		return &filterIter{r: r, in: in, cond: x.Cond}, err
+	case *planner.TopRead:
+		in, err := r.tuples(x.Input)
+		return &topIter{in: in, top: x}, err
 	case *planner.Dedupe:
 		in, err := r.tuples(x.Input)
 		return &dedupeIter{r: r, in: in, slots: x.Slots, seen: map[string]bool{}}, err

@@ -20,20 +20,21 @@ import (
 // (mapping.OrderGuard), the rewrite is made only with a LIMIT (the one
 // case where it saves reads): ascending, the executor checks every row
 // read; descending, it reads a little past the LIMIT and the rows are
-// sorted on the client (TopRead).
-func (o *output) orderByKey(root Node, quirks Quirks) {
-	var filtered bool
+// sorted on the client (TopRead). It returns the root, which a TopRead
+// may now top.
+func (o *output) orderByKey(root Node, quirks Quirks) Node {
+	read, filtered := root, false
 	if f, ok := root.(*Filter); ok {
-		root, filtered = f.Input, true
+		read, filtered = f.Input, true
 	}
-	q, ok := root.(*Query)
+	q, ok := read.(*Query)
 	if !ok || len(q.PK) != 1 || q.Bound || len(q.Reads) != 1 || o.agg || o.distinct {
-		return
+		return root
 	}
 	var guards []mapping.OrderGuard
 	if len(o.sort) > 0 {
 		if q.SK == nil || (quirks.TextKeyOrder && q.SK.Key.Type != mapping.KeyS) {
-			return
+			return root
 		}
 		var by []string
 		desc := o.sort[0].Desc
@@ -59,19 +60,19 @@ func (o *output) orderByKey(root Node, quirks Quirks) {
 		// step stays.
 		if len(by) > 0 && len(guards) > 0 && desc && o.limit > 0 {
 			q.Desc = true
-			q.Top = &TopRead{Slot: q.Reads[0].Slot, Rows: o.limit + o.offset, Column: guards[0].Column, Sep: guards[0].Sep}
+			top := &TopRead{Input: root, Slot: q.Reads[0].Slot, Rows: o.limit + o.offset, Column: guards[0].Column, Sep: guards[0].Sep}
 			if !filtered && q.Filter == nil {
-				q.Limit = q.Top.Rows + 1 // usually the row that ends the read comes in the first page
+				q.Limit = top.Rows + 1 // usually the row that ends the read comes in the first page
 			}
-			return
+			return top
 		}
 		if len(by) == 0 || (len(guards) > 0 && (o.limit < 0 || desc)) {
-			return
+			return root
 		}
 		if len(by) < len(o.sort) && (q.Index != "" || !coversKey(q.SK, by)) {
 			// Later terms order the rows the key leaves tied; only the
 			// table's key, which no two items share, leaves none.
-			return
+			return root
 		}
 		q.Desc = desc
 		o.sort = nil
@@ -85,6 +86,7 @@ func (o *output) orderByKey(root Node, quirks Quirks) {
 			q.Limit++ // one row past the last, for the executor's order check
 		}
 	}
+	return root
 }
 
 // coversKey reports whether the fixed columns and by are every column of

@@ -110,8 +110,6 @@ type Query struct {
 	// as long as the values read keep the guards: the executor checks
 	// each row and stops with an error otherwise (see mapping.OrderGuard).
 	Order *OrderCheck
-	// Top, when set, ends a backward read early: see TopRead.
-	Top   *TopRead
 	m     *mapping.Mapping
 	built atomic.Pointer[[]*dynamodb.QueryInput] // see builtOnce
 }
@@ -123,25 +121,6 @@ type OrderCheck struct {
 	Columns []string // the ORDER BY columns, in order
 	Guards  []mapping.OrderGuard
 	Key     *mapping.Key // the sort key read
-}
-
-// TopRead is a descending ORDER BY ... LIMIT on the first free column of
-// a composite string sort key: the Query reads backward and the Sort
-// step above sorts what it returns. Key order and the column's order
-// differ only for a value that extends another with a character at or
-// below the first of the separator that follows it in the key
-// ("2023-05-10 late" sorts below "2023-05-10#...", and, with "#ITEM"
-// after it, "o#2#ITEM" below "o#ITEM"), and such rows come right after
-// the shorter value's in a backward read. So once Rows rows are read,
-// the read goes on only while a row's value is the least of those first
-// Rows values or extends it with such a character; the first other row,
-// and every row after it, ranks below them all. Under a Filter step, the
-// rows counted are those it passes.
-type TopRead struct {
-	Slot   int
-	Rows   int64  // LIMIT plus OFFSET
-	Column string // the sort key's first free column
-	Sep    string // the literal that follows it in the key
 }
 
 // Inputs implements Node: a Query reads no other step.
@@ -169,10 +148,6 @@ func (q *Query) Requests() []*Request {
 		r.Per = "value, in parallel"
 	}
 	r.index = indexKind(q.Index, q.Local)
-	if t := q.Top; t != nil {
-		r.Note = strings.TrimPrefix(fmt.Sprintf("%s; backward: %d rows, then the rows whose %s is the least of theirs or that value and a character at or below %q (sorted on the client)",
-			r.Note, t.Rows, t.Column, t.Sep[:1]), "; ")
-	}
 	if q.Order != nil {
 		var cols []string
 		for _, g := range q.Order.Guards {

@@ -220,7 +220,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 		return nil, err
 	}
 	root = b.dedupe(root)
-	out.orderByKey(root, p.opts.Quirks)
+	root = out.orderByKey(root, p.opts.Quirks)
 	out.countOnly(root, sc)
 	return &Plan{SQL: sql, Root: out.build(root), Slots: sc.slots, Columns: out.columns(sc)}, nil
 }

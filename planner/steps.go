@@ -51,6 +51,37 @@ func (d *Dedupe) Describe() (string, []string) {
 	return "semi-join: each row of the outer tables once, whatever the subquery matched", nil
 }
 
+// TopRead ends early the backward read of a descending ORDER BY ...
+// LIMIT on the first free column of a composite string sort key; the
+// Sort step above sorts what it passes. Key order and the column's order
+// differ only for a value that extends another with a character at or
+// below the first of the separator that follows it in the key
+// ("2023-05-10 late" sorts below "2023-05-10#...", and, with "#ITEM"
+// after it, "o#2#ITEM" below "o#ITEM"), and such rows come right after
+// the shorter value's in a backward read. So once Rows rows have come,
+// it passes on only rows whose value is the least of those first Rows
+// values or extends it with such a character; the first other row, and
+// every row after it, ranks below them all, and the read stops there.
+// Its input is the Query, or a Filter over it: the rows counted are
+// those the filter keeps.
+type TopRead struct {
+	Input  Node
+	Slot   int
+	Rows   int64  // LIMIT plus OFFSET
+	Column string // the sort key's first free column
+	Sep    string // the literal that follows it in the key
+}
+
+// Inputs implements Node.
+func (t *TopRead) Inputs() []Node { return []Node{t.Input} }
+
+// Describe implements Node.
+func (t *TopRead) Describe() (string, []string) {
+	return fmt.Sprintf("top %d by %s, read backward", t.Rows, t.Column), []string{
+		fmt.Sprintf("after %d rows, only those whose %s is the least of theirs or that value and a character at or below %q (sorted next)", t.Rows, t.Column, t.Sep[:1]),
+	}
+}
+
 // Project computes the output columns from each joined row. Exprs may
 // hold more columns than the statement prints: hidden sort keys, which
 // Trim drops after Sort.
@@ -205,6 +236,7 @@ var (
 	_ Node = (*PartitionJoin)(nil)
 	_ Node = (*Refetch)(nil)
 	_ Node = (*Dedupe)(nil)
+	_ Node = (*TopRead)(nil)
 	_ Node = (*Scan)(nil)
 	_ Node = (*Spread)(nil)
 	_ Node = (*Filter)(nil)
