@@ -241,6 +241,7 @@ func (b *selectBuilder) reads() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	root = b.distinctSubquery(root)
 	for len(b.placed) < len(b.sc.slots) {
 		if root, err = b.lookupStep(root); err != nil {
 			return nil, err

@@ -37,10 +37,14 @@ func (u *Union) Describe() (string, []string) {
 
 // Dedupe keeps the first joined row of each combination of the rows of
 // Slots (their base keys tell rows apart): a semi join's outer rows,
-// once however many rows of the subquery matched.
+// once however many rows of the subquery matched. With Columns not nil
+// instead, rows are told apart by those columns' values: a subquery's
+// rows read first, which the rest of the plan tells apart by no other
+// columns (by none when Columns is empty: the first row stands for all).
 type Dedupe struct {
-	Input Node
-	Slots []int
+	Input   Node
+	Slots   []int
+	Columns []*parser.Column
 }
 
 // Inputs implements Node.
@@ -48,6 +52,16 @@ func (d *Dedupe) Inputs() []Node { return []Node{d.Input} }
 
 // Describe implements Node.
 func (d *Dedupe) Describe() (string, []string) {
+	if d.Columns != nil && len(d.Columns) == 0 {
+		return "first row only: the statement compares none of the subquery's columns", nil
+	}
+	if d.Columns != nil {
+		var cols []parser.Expr
+		for _, c := range d.Columns {
+			cols = append(cols, c)
+		}
+		return "distinct " + exprList(cols) + ": the subquery's rows once per value the rest of the statement compares", nil
+	}
 	return "semi-join: each row of the outer tables once, whatever the subquery matched", nil
 }
 

@@ -166,6 +166,35 @@ func (b *selectBuilder) semiJoin(s int) bool {
 	return true
 }
 
+// distinctSubquery keeps once each value of the columns the rest of the
+// statement compares, when the first read is of an IN or EXISTS
+// subquery's table alone: its rows that agree there lead to the same
+// outer rows, which would be read out, joined and deduplicated once per
+// such row (130 orders of one customer, times that customer's orders).
+func (b *selectBuilder) distinctSubquery(driver Node) Node {
+	var slot int
+	for s := range b.placed {
+		slot = s
+	}
+	if len(b.placed) != 1 || len(b.sc.slots) == 1 || !b.sc.sub[slot] || b.anti[slot] {
+		return driver
+	}
+	d := &Dedupe{Input: driver, Columns: []*parser.Column{}}
+	seen := map[string]bool{}
+	for i, c := range b.pool {
+		if b.used[i] {
+			continue
+		}
+		for _, col := range columnsOf(c) {
+			if b.sc.slotOf(col) == slot && !seen[col.Name] {
+				seen[col.Name] = true
+				d.Columns = append(d.Columns, col)
+			}
+		}
+	}
+	return d
+}
+
 // dedupe keeps each combination of the outer tables' rows once, after a
 // semi join read the subqueries' tables as inner joins.
 func (b *selectBuilder) dedupe(root Node) Node {

@@ -108,6 +108,12 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT id, title FROM courses WHERE id IN ('cs101', 'math204', 'sem100', 'art150') AND id NOT IN (SELECT course_id FROM enrollments WHERE student_id = 'a91')"},
 	{SQL: "SELECT COUNT(*) FROM students WHERE id IN (SELECT student_id FROM enrollments WHERE course_id = 'cs101')"},
 	{SQL: "SELECT e.course_id FROM enrollments e WHERE e.student_id = 'a91' AND e.course_id IN (SELECT c.id FROM courses c WHERE c.id = e.course_id AND c.credits >= 4)"},
+	// The subquery's table read first: its rows once per value the rest
+	// compares (none for an uncorrelated EXISTS), then each outer row once.
+	{SQL: "SELECT s.name FROM students s WHERE s.id IN ('a91', 'k42', 'w33') AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = 'math204')"},
+	{SQL: "SELECT s.name FROM students s WHERE s.id IN ('a91', 'k42') AND EXISTS (SELECT 1 FROM enrollments e WHERE e.course_id = 'nosuch')"},
+	{SQL: "SELECT c.id, c.title FROM courses c WHERE EXISTS (SELECT 1 FROM enrollments e WHERE e.student_id = 'a91' AND e.course_id = c.id AND e.grade <> c.title)"},
+	{SQL: "SELECT e.student_id, e.course_id FROM enrollments e WHERE e.student_id IN (SELECT e2.student_id FROM enrollments e2 WHERE e2.course_id = 'math204')"},
 	// The subquery's table read after the outer ones: a semi join keeps
 	// each outer row on its first match, or none.
 	{SQL: "SELECT e.student_id, e.grade FROM enrollments e WHERE e.course_id = 'math204' AND e.student_id IN (SELECT s.id FROM students s WHERE s.year = 2)"},
