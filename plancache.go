@@ -2,7 +2,6 @@ package dynosql
 
 import (
 	"container/list"
-	"strconv"
 	"sync"
 
 	"github.com/dynosql/dynosql/parser"
@@ -121,10 +120,7 @@ func argsKey(vals []value.Value) (string, bool) {
 		default:
 			return "", false
 		}
-		k := value.Key(v)
-		b = strconv.AppendInt(b, int64(len(k)), 10)
-		b = append(b, ':')
-		b = append(b, k...)
+		b = value.AppendKey(b, v)
 	}
 	return string(b), true
 }

@@ -133,22 +133,22 @@ func (it *aggregateIter) fill(ctx context.Context) error {
 			break
 		}
 		env := tupleEnv{it.r, t}
-		var key strings.Builder
+		var key []byte
 		for _, g := range it.a.Group {
 			v, err := eval(g, env)
 			if err != nil {
 				return err
 			}
-			key.WriteString(value.Key(v) + "\x01")
+			key = value.AppendKey(key, v)
 		}
-		g, ok := groups[key.String()]
+		g, ok := groups[string(key)]
 		if !ok {
 			g = &group{first: t, accs: map[*parser.Func]*accumulator{}}
 			for _, f := range funcs {
 				g.accs[f] = &accumulator{f: f, seen: map[string]bool{}}
 			}
-			groups[key.String()] = g
-			order = append(order, key.String())
+			groups[string(key)] = g
+			order = append(order, string(key))
 		}
 		for _, f := range funcs {
 			if err := g.accs[f].add(env); err != nil {
@@ -282,12 +282,12 @@ func (it *distinctIter) next(ctx context.Context) ([]value.Value, error) {
 		if err != nil || row == nil {
 			return nil, err
 		}
-		var k strings.Builder
+		var k []byte
 		for _, v := range row {
-			k.WriteString(value.Key(v) + "\x01")
+			k = value.AppendKey(k, v)
 		}
-		if !it.seen[k.String()] {
-			it.seen[k.String()] = true
+		if !it.seen[string(k)] {
+			it.seen[string(k)] = true
 			return row, nil
 		}
 	}

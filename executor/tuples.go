@@ -61,7 +61,10 @@ func (r *run) tuples(n planner.Node) (tupleIter, error) {
 		return &topIter{in: in, top: x}, err
 	case *planner.Dedupe:
 		in, err := r.tuples(x.Input)
-		return &dedupeIter{r: r, in: in, step: x, seen: map[string]bool{}}, err
+		return &dedupeIter{r: r, in: in, slots: x.Slots, seen: map[string]bool{}}, err
+	case *planner.SubqueryDistinct:
+		in, err := r.tuples(x.Input)
+		return &subqueryDistinctIter{r: r, in: in, step: x, seen: map[string]bool{}}, err
 	case *planner.Union:
 		u := &unionIter{r: r, seen: map[string]bool{}}
 		for _, n := range x.Branches {

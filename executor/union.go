@@ -56,17 +56,38 @@ func (r *run) tupleKey(t tuple, slots ...int) string {
 }
 
 // dedupeIter passes the first tuple of each combination of the rows of
-// the step's slots (a semi join's outer rows, once each), or of the
-// values of its columns.
+// slots: a semi join's outer rows, once each.
 type dedupeIter struct {
-	r    *run
-	in   tupleIter
-	step *planner.Dedupe
-	seen map[string]bool
+	r     *run
+	in    tupleIter
+	slots []int
+	seen  map[string]bool
 }
 
 func (it *dedupeIter) next(ctx context.Context) (tuple, error) {
-	if it.step.Columns != nil && len(it.step.Columns) == 0 && len(it.seen) > 0 {
+	for {
+		t, err := it.in.next(ctx)
+		if err != nil || t == nil {
+			return nil, err
+		}
+		if k := it.r.tupleKey(t, it.slots...); !it.seen[k] {
+			it.seen[k] = true
+			return t, nil
+		}
+	}
+}
+
+// subqueryDistinctIter passes the first tuple of each combination of the
+// values of its step's columns; with none, the first tuple only.
+type subqueryDistinctIter struct {
+	r    *run
+	in   tupleIter
+	step *planner.SubqueryDistinct
+	seen map[string]bool
+}
+
+func (it *subqueryDistinctIter) next(ctx context.Context) (tuple, error) {
+	if len(it.step.Columns) == 0 && len(it.seen) > 0 {
 		return nil, nil // the first row stood for all: read no more
 	}
 	for {
@@ -74,29 +95,18 @@ func (it *dedupeIter) next(ctx context.Context) (tuple, error) {
 		if err != nil || t == nil {
 			return nil, err
 		}
-		k, err := it.key(t)
-		if err != nil {
-			return nil, err
+		var k []byte
+		en := &tupleEnv{it.r, t}
+		for _, c := range it.step.Columns {
+			v, err := eval(c, en)
+			if err != nil {
+				return nil, err
+			}
+			k = value.AppendKey(k, v)
 		}
-		if !it.seen[k] {
-			it.seen[k] = true
+		if !it.seen[string(k)] {
+			it.seen[string(k)] = true
 			return t, nil
 		}
 	}
-}
-
-func (it *dedupeIter) key(t tuple) (string, error) {
-	if it.step.Columns == nil {
-		return it.r.tupleKey(t, it.step.Slots...), nil
-	}
-	var b strings.Builder
-	en := &tupleEnv{it.r, t}
-	for _, c := range it.step.Columns {
-		v, err := eval(c, en)
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(value.Key(v) + "\x01")
-	}
-	return b.String(), nil
 }

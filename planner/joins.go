@@ -128,7 +128,7 @@ func (b *selectBuilder) readGroup(group []*access) (Node, error) {
 				step.On = and(b.leftOn[g.slot])
 			} else {
 				step.On = and(b.covered())
-				if b.semiJoin(g.slot) {
+				if b.markSemiJoin(g.slot) {
 					step.Kind = Semi
 				}
 			}
@@ -224,7 +224,7 @@ func (b *selectBuilder) single(a *access, outer Node) (Node, error) {
 			j.On = and(b.leftOn[a.slot])
 		case !refetch:
 			j.On = and(b.covered())
-			if b.semiJoin(a.slot) {
+			if b.markSemiJoin(a.slot) {
 				j.Kind = Semi
 			}
 		}

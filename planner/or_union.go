@@ -23,7 +23,7 @@ func (b *selectBuilder) union() Node {
 		}
 		for _, branch := range disjuncts(or) {
 			sub := &selectBuilder{p: b.p, sc: b.sc, sel: b.sel, left: b.left, leftOn: b.leftOn,
-				needed: b.needed, shown: b.shown, whole: true, placed: map[int]bool{}}
+				needed: b.needed, shown: b.shown, whole: true, placed: map[int]bool{}, anti: b.anti, semiJoined: map[int]bool{}}
 			sub.pool = append(slices.Clone(rest), conjuncts(branch)...)
 			sub.used = make([]bool, len(sub.pool))
 			sub.cls = newClasses(sub.pool)

@@ -37,14 +37,10 @@ func (u *Union) Describe() (string, []string) {
 
 // Dedupe keeps the first joined row of each combination of the rows of
 // Slots (their base keys tell rows apart): a semi join's outer rows,
-// once however many rows of the subquery matched. With Columns not nil
-// instead, rows are told apart by those columns' values: a subquery's
-// rows read first, which the rest of the plan tells apart by no other
-// columns (by none when Columns is empty: the first row stands for all).
+// once however many rows of the subquery matched.
 type Dedupe struct {
-	Input   Node
-	Slots   []int
-	Columns []*parser.Column
+	Input Node
+	Slots []int
 }
 
 // Inputs implements Node.
@@ -52,17 +48,31 @@ func (d *Dedupe) Inputs() []Node { return []Node{d.Input} }
 
 // Describe implements Node.
 func (d *Dedupe) Describe() (string, []string) {
-	if d.Columns != nil && len(d.Columns) == 0 {
+	return "semi-join: each row of the outer tables once, whatever the subquery matched", nil
+}
+
+// SubqueryDistinct keeps the first of the rows of a subquery's table,
+// read first, that agree on Columns, the columns the rest of the plan
+// compares: any one of them leads to the same outer rows. With no
+// Columns the first row stands for all, and reading stops there.
+type SubqueryDistinct struct {
+	Input   Node
+	Columns []*parser.Column
+}
+
+// Inputs implements Node.
+func (d *SubqueryDistinct) Inputs() []Node { return []Node{d.Input} }
+
+// Describe implements Node.
+func (d *SubqueryDistinct) Describe() (string, []string) {
+	if len(d.Columns) == 0 {
 		return "first row only: the statement compares none of the subquery's columns", nil
 	}
-	if d.Columns != nil {
-		var cols []parser.Expr
-		for _, c := range d.Columns {
-			cols = append(cols, c)
-		}
-		return "distinct " + exprList(cols) + ": the subquery's rows once per value the rest of the statement compares", nil
+	cols := make([]parser.Expr, len(d.Columns))
+	for i, c := range d.Columns {
+		cols[i] = c
 	}
-	return "semi-join: each row of the outer tables once, whatever the subquery matched", nil
+	return "distinct " + exprList(cols) + ": the subquery's rows once per value the rest of the statement compares", nil
 }
 
 // TopRead ends early the backward read of a descending ORDER BY ...
@@ -250,6 +260,7 @@ var (
 	_ Node = (*PartitionJoin)(nil)
 	_ Node = (*Refetch)(nil)
 	_ Node = (*Dedupe)(nil)
+	_ Node = (*SubqueryDistinct)(nil)
 	_ Node = (*TopRead)(nil)
 	_ Node = (*Scan)(nil)
 	_ Node = (*Spread)(nil)

@@ -11,11 +11,13 @@ import (
 // Subqueries in WHERE are joins with the table of the subquery: x IN
 // (SELECT c FROM t WHERE w) and EXISTS (SELECT ... FROM t WHERE w) add t
 // as a slot no name outside the subquery reaches (scope.sub), joined by
-// w (and c = x). A semi join (IN, EXISTS) is an inner join whose rows are
-// then kept once per row of the outer tables (Dedupe), so it sends what
-// the equivalent JOIN sends, in either direction. An anti join (NOT IN,
-// NOT EXISTS) reads t for each outer row, keyed by the outer row, and
-// keeps the outer rows t has nothing for.
+// w (and c = x). A semi join (IN, EXISTS) sends what the equivalent JOIN
+// sends, in either direction: read after the outer tables, t's join
+// keeps each outer row on its first match (markSemiJoin); read first,
+// t's rows are kept once per value the rest compares (distinctSubquery),
+// and the joined rows once per row of the outer tables (Dedupe). An anti
+// join (NOT IN, NOT EXISTS) reads t for each outer row, keyed by the
+// outer row, and keeps the outer rows t has nothing for.
 
 // subqueries takes the top-level subquery conjuncts out of where and
 // plans them; it returns the rest of where.
@@ -146,14 +148,14 @@ func (b *selectBuilder) neverNull(e parser.Expr) bool {
 	return false
 }
 
-// semiJoin reports whether the slot of an IN or EXISTS subquery, whose
-// join to the rows read before it was just planned, may join as a semi
-// join: each outer row once, on its first match, rather than once per
-// match (an outer row with 130 matches would otherwise be built 130 times
-// before Dedupe kept one). That holds when its join applies every
-// conjunct that names it, so that no later step looks at its row; it
-// marks the slot so that no later read is keyed by its columns.
-func (b *selectBuilder) semiJoin(s int) bool {
+// markSemiJoin reports whether the slot of an IN or EXISTS subquery,
+// whose join to the rows read before it was just planned, may join as a
+// semi join: each outer row once, on its first match, rather than once
+// per match (an outer row with 130 matches would otherwise be built 130
+// times before Dedupe kept one). That holds when its join applies every
+// conjunct that names it, so that no later step looks at its row. It
+// then marks the slot, so that no later read is keyed by its columns.
+func (b *selectBuilder) markSemiJoin(s int) bool {
 	if !b.sc.sub[s] || b.anti[s] {
 		return false
 	}
@@ -169,17 +171,22 @@ func (b *selectBuilder) semiJoin(s int) bool {
 // distinctSubquery keeps once each value of the columns the rest of the
 // statement compares, when the first read is of an IN or EXISTS
 // subquery's table alone: its rows that agree there lead to the same
-// outer rows, which would be read out, joined and deduplicated once per
-// such row (130 orders of one customer, times that customer's orders).
+// outer rows, which would be read, joined and deduplicated once per such
+// row (130 orders of one customer, times that customer's orders). When
+// the rest compares none, one row will do: a Query that nothing filters
+// asks for one item a page.
 func (b *selectBuilder) distinctSubquery(driver Node) Node {
+	if len(b.placed) != 1 || len(b.sc.slots) == 1 {
+		return driver
+	}
 	var slot int
 	for s := range b.placed {
 		slot = s
 	}
-	if len(b.placed) != 1 || len(b.sc.slots) == 1 || !b.sc.sub[slot] || b.anti[slot] {
+	if !b.sc.sub[slot] || b.anti[slot] {
 		return driver
 	}
-	d := &Dedupe{Input: driver, Columns: []*parser.Column{}}
+	d := &SubqueryDistinct{Input: driver}
 	seen := map[string]bool{}
 	for i, c := range b.pool {
 		if b.used[i] {
@@ -191,6 +198,9 @@ func (b *selectBuilder) distinctSubquery(driver Node) Node {
 				d.Columns = append(d.Columns, col)
 			}
 		}
+	}
+	if q, ok := driver.(*Query); ok && len(d.Columns) == 0 && q.Filter == nil && !q.Bound {
+		q.Limit = 1
 	}
 	return d
 }

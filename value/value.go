@@ -205,6 +205,17 @@ func Key(v Value) string {
 	return TypeName(v) + string(b)
 }
 
+// AppendKey appends Key(v) to b behind its length, so that the keys of
+// several values laid end to end are equal only for equal lists of
+// values, whatever bytes the values hold (a separator between keys would
+// not do: "p\x01" then "q" against "p" then "\x01q").
+func AppendKey(b []byte, v Value) []byte {
+	k := Key(v)
+	b = strconv.AppendInt(b, int64(len(k)), 10)
+	b = append(b, ':')
+	return append(b, k...)
+}
+
 // Less is a total order for ORDER BY: NULL first, then numbers, text and
 // binaries, as SQLite orders its storage classes (an attribute may hold
 // several types in a table other programs write), booleans after numbers
