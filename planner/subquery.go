@@ -72,6 +72,10 @@ func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool
 			WithHint("write a JOIN instead")
 	}
 	t := sub.From[0]
+	if pos, nested := nestedSubquery(sub); nested {
+		return errs.New(errs.Unsupported, "a subquery inside a subquery is not supported").At(sc.sql, pos).
+			WithHint("join that table in the outer statement instead, or run the inner subquery first and list its values")
+	}
 	if err := sc.add(t.Name, t.Alias, t.Pos); err != nil {
 		return err
 	}
@@ -114,6 +118,37 @@ func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool
 	}
 	b.left[s], b.leftOn[s], b.anti[s] = true, conds, true
 	return nil
+}
+
+// nestedSubquery reports whether sub's WHERE or select list holds a
+// subquery of its own, and where its table is named.
+func nestedSubquery(sub *parser.Select) (pos int, nested bool) {
+	exprs := []parser.Expr{sub.Where}
+	for _, c := range sub.Columns {
+		exprs = append(exprs, c.Expr)
+	}
+	for _, e := range exprs {
+		if e == nil {
+			continue
+		}
+		parser.Walk(e, func(x parser.Expr) bool {
+			var inner *parser.Select
+			switch x := x.(type) {
+			case *parser.InSelect:
+				inner = x.Select
+			case *parser.Exists:
+				inner = x.Select
+			}
+			if inner != nil && !nested {
+				pos, nested = -1, true
+				if len(inner.From) > 0 {
+					pos = inner.From[0].Pos
+				}
+			}
+			return !nested
+		})
+	}
+	return pos, nested
 }
 
 // notInMatch is when a row c of the subquery rules an outer row out of
