@@ -92,7 +92,7 @@ func TestTransactionsRefuseWhatOneRequestCannotHold(t *testing.T) {
 	if _, err := tx.Exec(ctx, "UPDATE students SET year = 3 WHERE id = 'a91'"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(ctx, "DELETE FROM students WHERE id = 'a91'"); !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "same item") {
+	if _, err := tx.Exec(ctx, "DELETE FROM students WHERE id = 'a91'"); !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "same item (PK=STU#a91, SK=PROFILE)") {
 		t.Errorf("a second write of one item: %v", err)
 	}
 	if tx.Statements() != 1 {

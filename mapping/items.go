@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -202,13 +203,27 @@ func (e *Entity) decode(item map[string]types.AttributeValue, strict bool) (Row,
 }
 
 // ItemID identifies an item by its base-table key, as text: equal for two
-// reads of one item.
+// reads of one item and only for them, each key value behind its length
+// (a value may hold any character, a separator too).
 func (m *Mapping) ItemID(item map[string]types.AttributeValue) string {
-	var b strings.Builder
+	var b []byte
 	for _, attr := range m.BaseKeyAttrs() {
-		b.WriteString(attr + "=" + Text(item[attr]) + "\x00")
+		t := Text(item[attr])
+		b = strconv.AppendInt(b, int64(len(t)), 10)
+		b = append(b, ':')
+		b = append(b, t...)
 	}
-	return b.String()
+	return string(b)
+}
+
+// KeyText writes an item's base-table key for messages: PK=STU#a91,
+// SK=PROFILE.
+func (m *Mapping) KeyText(item map[string]types.AttributeValue) string {
+	var parts []string
+	for _, attr := range m.BaseKeyAttrs() {
+		parts = append(parts, attr+"="+Text(item[attr]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Alone reports whether, through path, a read of entity e's items can

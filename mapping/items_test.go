@@ -187,3 +187,32 @@ entities:
 		}
 	}
 }
+
+// An item's identity holds each key value apart: two keys whose values
+// read alike laid end to end with a separator are two items.
+func TestItemIDsOfDifferentKeysDiffer(t *testing.T) {
+	m, err := mapping.Parse("pair.yaml", []byte(`
+table: Things
+partition_key: PK
+sort_key: SK
+entities:
+  things:
+    keys: {PK: "{a}", SK: "{b}"}
+    columns: {a: S, b: S}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(pk, sk string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: sk}}
+	}
+	if m.ItemID(key("a\x00SK=b", "c")) == m.ItemID(key("a", "b\x00SK=c")) {
+		t.Error("two items have one identity")
+	}
+	if one, again := key("a", "b"), key("a", "b"); m.ItemID(one) != m.ItemID(again) {
+		t.Error("one item has two identities")
+	}
+	if got := m.KeyText(key("a", "b")); got != "PK=a, SK=b" {
+		t.Errorf("KeyText = %q, want PK=a, SK=b", got)
+	}
+}

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -89,7 +88,7 @@ func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) 
 		id := e.Mapping().Table + "\x01" + e.Mapping().ItemID(key)
 		if j, dup := seen[id]; dup {
 			return errs.New(errs.Invalid, "statements %d and %d of the transaction write the same item (%s); DynamoDB takes one action per item",
-				j+1, i+1, strings.TrimSuffix(strings.ReplaceAll(e.Mapping().ItemID(key), "\x00", ", "), ", ")).
+				j+1, i+1, e.Mapping().KeyText(key)).
 				WithHint("merge them into one statement")
 		}
 		seen[id] = i
