@@ -263,6 +263,49 @@ entities:
 		},
 	},
 	{
+		// A value holding the separator is never in a key (writes refuse
+		// it), so b = 'a#' matches nothing; but its key prefix Q#a##
+		// meets b = 'a' with d = '#...', and the equality, taken as kept
+		// by the key, went unchecked: rows read, counted, updated and
+		// deleted that the WHERE does not match. And a range open at the
+		// top ended at the prefix plus U+10FFFF, below keys that go on
+		// past that character.
+		name: "values the key cannot hold, and the last character there is",
+		mapping: `
+table: Pairs
+partition_key: PK
+sort_key: SK
+entities:
+  pairs:
+    keys: {PK: "P#{a}", SK: "Q#{b}#{d}"}
+    columns: {a: S, b: S, d: S, w: S}
+`,
+		rows: `{"entity":"pairs","row":{"a":"x","b":"a","d":"#","w":"1"}}
+{"entity":"pairs","row":{"a":"x","b":"a","d":"#z","w":"2"}}
+{"entity":"pairs","row":{"a":"x","b":"a","d":"z","w":"3"}}
+{"entity":"pairs","row":{"a":"x","b":"a","d":"z#1","w":"4"}}
+{"entity":"pairs","row":{"a":"x","b":"a","d":"\udbff\udfff\udbff\udfff","w":"5"}}
+{"entity":"pairs","row":{"a":"x","b":"\udbff\udfffz","d":"1","w":"6"}}
+{"entity":"pairs","row":{"a":"x","b":"\udbff\udfff","d":"\udbff\udfffz","w":"7"}}
+`,
+		stmts: []string{
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b = 'a#'",
+			"SELECT COUNT(*) FROM pairs WHERE a = 'x' AND b = 'a#'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b = 'a#' AND d >= '#'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b = 'a#z'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b >= 'b'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b > 'a'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b >= '\U0010FFFFa'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b <= 'a'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b = 'a' AND d >= 'z'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x' AND b LIKE '\U0010FFFF%'",
+			"UPDATE pairs SET w = 'hit' WHERE a = 'x' AND b = 'a#'",
+			"DELETE FROM pairs WHERE a = 'x' AND b = 'a#'",
+			"UPDATE pairs SET w = 'top' WHERE a = 'x' AND b >= '\U0010FFFF'",
+			"SELECT b, d, w FROM pairs WHERE a = 'x'",
+		},
+	},
+	{
 		// The AWS product catalog keys every entity by Id alone and
 		// tells them apart by ProductCategory: an UPDATE or DELETE by
 		// key of one entity changed the other entity's item there.

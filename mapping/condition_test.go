@@ -28,8 +28,10 @@ func condText(c *mapping.SortCondition) string {
 
 // Ranges on a sort key's columns become the tightest condition DynamoDB
 // takes; the expected bounds were worked out by hand from the key's byte
-// order ('#' sorts below digits, so a date's upper bound ends in
-// "#\U0010FFFF" and admits no "2024-05-31X").
+// order ('#' sorts below digits, so a date's upper bound is the end of
+// the keys that start "...2024-05-31#", "...2024-05-31$", and admits no
+// "2024-05-31X"; the end of the keys that start with a text is that text
+// with its last character's successor).
 func TestSortKeyConditionsAreTheTightestDynamoDBTakes(t *testing.T) {
 	m := loadKeys(t)
 	orders := m.Entities["orders"].Key("SK")
@@ -47,21 +49,23 @@ func TestSortKeyConditionsAreTheTightestDynamoDBTakes(t *testing.T) {
 	}{
 		{"no condition keeps to the template's prefix", orders, nil, nil, `begins_with "ORDER#"`},
 		{"date >= lower bound, up to the prefix's end", orders, nil, []mapping.Bound{b(">=", "2024-05-01")},
-			`BETWEEN "ORDER#2024-05-01" "ORDER#\U0010ffff"`},
+			`BETWEEN "ORDER#2024-05-01" "ORDER$"`},
 		{"date <= upper bound, through the separator", orders, nil, []mapping.Bound{b("<=", "2024-05-31")},
-			`BETWEEN "ORDER#" "ORDER#2024-05-31#\U0010ffff"`},
+			`BETWEEN "ORDER#" "ORDER#2024-05-31$"`},
 		{"date BETWEEN", orders, nil, []mapping.Bound{b(">=", "2024-05-01"), b("<=", "2024-05-31")},
-			`BETWEEN "ORDER#2024-05-01" "ORDER#2024-05-31#\U0010ffff"`},
+			`BETWEEN "ORDER#2024-05-01" "ORDER#2024-05-31$"`},
 		{"ranges fold into the tightest", orders, nil, []mapping.Bound{b(">", "2024-01"), b(">=", "2024-05-01"), b("<", "2025"), b("<=", "2024-05-31")},
-			`BETWEEN "ORDER#2024-05-01" "ORDER#2024-05-31#\U0010ffff"`},
+			`BETWEEN "ORDER#2024-05-01" "ORDER#2024-05-31$"`},
 		{"LIKE prefix", orders, nil, []mapping.Bound{b("prefix", "2024-05")}, `begins_with "ORDER#2024-05"`},
 		{"LIKE prefix and a range", orders, nil, []mapping.Bound{b("prefix", "2024-05"), b(">=", "2024-05-10")},
-			`BETWEEN "ORDER#2024-05-10" "ORDER#2024-05\U0010ffff"`},
+			`BETWEEN "ORDER#2024-05-10" "ORDER#2024-06"`},
 		{"a reversed range is empty", orders, nil, []mapping.Bound{b(">", "b"), b("<", "a")}, "empty"},
 		{"a prefix outside the range is empty", orders, nil, []mapping.Bound{b("prefix", "2023"), b(">=", "2024")}, "empty"},
 		{"date fixed: the prefix takes its separator", orders, mapping.Row{"date": "2024-05-01"}, nil, `begins_with "ORDER#2024-05-01#"`},
 		{"date fixed, range on id", orders, mapping.Row{"date": "2024-05-01"}, []mapping.Bound{b(">", "o5")},
-			`BETWEEN "ORDER#2024-05-01#o5" "ORDER#2024-05-01#\U0010ffff"`},
+			`BETWEEN "ORDER#2024-05-01#o5" "ORDER#2024-05-01$"`},
+		{"a bound after the last character there is", orders, nil, []mapping.Bound{b("prefix", "\U0010FFFF"), b(">=", "\U0010FFFFz")},
+			`BETWEEN "ORDER#\U0010ffffz" "ORDER$"`},
 		{"every column fixed", orders, mapping.Row{"date": "2024-05-01", "id": "o7"}, nil, `= "ORDER#2024-05-01#o7#ITEM"`},
 		{"a number key compares numbers", ver, nil, []mapping.Bound{b(">", value.Number("5"))}, `> 5`},
 		{"a number key folds bounds", ver, nil, []mapping.Bound{b(">=", value.Number("1")), b("<=", value.Number("3")), b("<", value.Number("10"))}, `BETWEEN 1 3`},
@@ -93,7 +97,7 @@ func TestSortKeyConditionsAreTheTightestDynamoDBTakes(t *testing.T) {
 func TestSortKeyRangesNeverExcludeAMatchingItem(t *testing.T) {
 	m := loadKeys(t)
 	k := m.Entities["orders"].Key("SK")
-	alphabet := []string{" ", "!", "#", "$", "0", "1", "2", "-", "a", "é"}
+	alphabet := []string{" ", "!", "#", "$", "0", "1", "2", "-", "a", "é", "\U0010FFFF"}
 	r := rand.New(rand.NewSource(1))
 	word := func() string {
 		var sb strings.Builder

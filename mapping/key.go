@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -28,10 +30,6 @@ var typeName = map[KeyType]string{KeyS: "string (S)", KeyN: "number (N)", KeyB: 
 // text, so that EXPLAIN shows a request built by the same code that
 // builds the one sent.
 type Placeholder string
-
-// MaxRune ends the upper bound of an open range: no key character sorts
-// after it in UTF-8 byte order.
-const MaxRune = "\U0010FFFF"
 
 // Key is the key codec of one key attribute of an entity: its name, its
 // DynamoDB type and its template. Every key value dynosql sends is
@@ -173,6 +171,23 @@ func setOnce(row Row, col string, v value.Value) {
 	if _, have := row[col]; !have {
 		row[col] = v
 	}
+}
+
+// ReadsBack reports whether v, as column col's value, is read back as
+// itself from every key that holds it, whatever follows: its text does
+// not run into the literal after col ("a#" before "#" reads back as
+// "a"). No key holding such a value is ever written (render refuses
+// it), so a key prefix made from it meets only items with other values.
+func (k *Key) ReadsBack(col string, v value.Value) bool {
+	if k.Type != KeyS {
+		return true
+	}
+	text, err := keyText(v)
+	if err != nil {
+		return false
+	}
+	after := k.After(col)
+	return after == "" || strings.Index(text+after, after) == len(text)
 }
 
 // Prefix renders a string key's literal text and columns up to the first
@@ -349,21 +364,23 @@ func (k *Key) condition(fixed Row, bounds []Bound) *SortCondition {
 	sep := k.After(col)
 	var upper *string
 	if r.hi != nil {
-		u := upperBound(prefix, *r.hi, sep)
-		upper = &u
+		if u, ok := upperBound(prefix, *r.hi, sep); ok {
+			upper = &u
+		}
 	}
 	if r.prefix != nil {
-		u := prefix + *r.prefix + MaxRune
-		if upper == nil || u < *upper {
+		if u, ok := prefixEnd(prefix + *r.prefix); ok && (upper == nil || u < *upper) {
+			upper = &u
+		}
+	}
+	if upper == nil {
+		if u, ok := prefixEnd(prefix); ok {
 			upper = &u
 		}
 	}
 	switch {
-	case upper == nil && prefix == "":
-		return &SortCondition{Op: ">=", Values: []types.AttributeValue{sAttr(lower)}}
 	case upper == nil:
-		u := prefix + MaxRune
-		upper = &u
+		return &SortCondition{Op: ">=", Values: []types.AttributeValue{sAttr(lower)}}
 	case lower > *upper:
 		return &SortCondition{Empty: true}
 	}
@@ -377,24 +394,47 @@ func (k *Key) condition(fixed Row, bounds []Bound) *SortCondition {
 // rest with v <= hi stays under: for a column followed by sep, a shorter
 // v ("2024-05-3") makes "prefix + v + sep" larger than "prefix + hi"
 // when sep sorts above the next character of hi, so each cut of hi is
-// tried.
-func upperBound(prefix, hi, sep string) string {
+// tried. It reports false when no string bounds them (see prefixEnd).
+func upperBound(prefix, hi, sep string) (string, bool) {
 	if sep == "" {
-		return prefix + hi
+		return prefix + hi, true
 	}
 	best := ""
 	for i := range hi { // i is where a character starts: values are UTF-8
 		if i == 0 {
 			continue
 		}
-		if c := prefix + hi[:i] + sep + MaxRune; c > best {
-			best = c
+		c, ok := prefixEnd(prefix + hi[:i] + sep)
+		if !ok {
+			return "", false
 		}
+		best = max(best, c)
 	}
-	if c := prefix + hi + sep + MaxRune; c > best {
-		best = c
+	c, ok := prefixEnd(prefix + hi + sep)
+	return max(best, c), ok
+}
+
+// prefixEnd returns the least string above every string that starts with
+// s, in UTF-8 byte order (DynamoDB's for string keys): s with its last
+// character replaced by the next one, after dropping the trailing
+// U+10FFFF, which has none. It reports false when there is no such
+// string (s is empty or all U+10FFFF): then nothing bounds them above.
+// The bound itself does not start with s; a read up to it admits that
+// one key more, which the client's check removes.
+func prefixEnd(s string) (string, bool) {
+	for s != "" {
+		r, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+		if r == utf8.MaxRune {
+			continue
+		}
+		next := r + 1
+		if next == 0xD800 {
+			next = 0xE000 // surrogates are not characters
+		}
+		return s + string(next), true
 	}
-	return best
+	return "", false
 }
 
 func sAttr(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }

@@ -343,7 +343,14 @@ func (b *selectBuilder) markExact(a *access) {
 		}
 	}
 	if a.sk != nil && !a.point {
-		add(a.sk.Fixed)
+		fixed := map[string]parser.Expr{}
+		for c, e := range a.sk.Fixed {
+			// A value the key cannot hold: the prefix meets other values.
+			if lit, ok := e.(*parser.Literal); !ok || a.sk.Key.ReadsBack(c, lit.Value) {
+				fixed[c] = e
+			}
+		}
+		add(fixed)
 	}
 	alias := b.sc.slots[a.slot].Alias
 	same := func(col string, lits []parser.Expr) bool {
