@@ -116,3 +116,35 @@ func TestASliceArgumentForAScalarColumnIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// An empty list is a value DynamoDB keeps; the embedded backend (minidyn)
+// reads one back as another attribute's value, so there it is refused
+// before anything is sent, as is a number it would round, even inside a
+// list.
+func TestValuesTheEmbeddedBackendCannotHoldAreRefused(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "blog")
+			ctx := context.Background()
+			_, err := fx.DB.Exec(ctx, "INSERT INTO posts (id, authorId, title, tags) VALUES ('p900', '3', 't', ?)", []any{})
+			if b.Name == "embedded" {
+				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "cannot hold an empty list") {
+					t.Errorf("INSERT of an empty list: %v; want it refused", err)
+				}
+				_, err = fx.DB.Exec(ctx, "INSERT INTO posts (id, authorId, title, tags) VALUES ('p901', '3', 't', ?)", []any{value.Number("0.1000000000000000000001")})
+				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "would be stored as 0.1") {
+					t.Errorf("INSERT of a number minidyn would round: %v; want it refused", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := fx.Query(ctx, "SELECT tags FROM posts WHERE id = 'p900'")
+			if err != nil || len(rows) != 1 || !slices.Equal(rows[0][0].([]any), []any{}) {
+				t.Errorf("read back %#v, %v; want one empty list", rows, err)
+			}
+		})
+	}
+}

@@ -123,7 +123,7 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 	}
 	hooks := c.safety.open(c.hooks)
 	if quirks.FloatNumbers {
-		hooks = append(hooks, backend.GuardNumbers)
+		hooks = append(hooks, backend.GuardValues)
 	}
 	exec := executor.New(client, executor.Options{Concurrency: c.concurrency, OnRequest: hooks})
 	cat := newCatalog(m, exec)

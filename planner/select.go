@@ -60,7 +60,7 @@ type Quirks struct {
 	// 0.30000000000000004): an UPDATE with arithmetic rewrites the whole
 	// item with the value computed on the client, exactly
 	// (UpdateRows.ExactArith). The numbers sent are checked apart
-	// (backend.GuardNumbers).
+	// (backend.GuardValues).
 	FloatNumbers bool
 	// NoListTables: there is no ListTables; SHOW TABLES lists the
 	// mapping's entities only.

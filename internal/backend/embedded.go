@@ -69,73 +69,99 @@ func (e *Embedded) Close() error {
 	return e.closeErr
 }
 
-// GuardNumbers is a request option for clients of the embedded backend.
-// minidyn holds every number as a float64 and returns the shortest
-// decimal that float64 prints, so a number of more than about 15
-// significant digits would be stored as another number, and a lookup by
-// it would find nothing. GuardNumbers fails a request that carries such
-// a number, naming it, before anything is sent.
-func GuardNumbers(o *dynamodb.Options) {
+// GuardValues is a request option for clients of the embedded backend.
+// It fails a request that carries a value minidyn would store as another,
+// naming it, before anything is sent: a number of more than about 15
+// significant digits (minidyn holds every number as a float64 and returns
+// the shortest decimal that float64 prints, so a lookup by it would find
+// nothing), or an empty list or map (minidyn reads one back as another
+// attribute's value).
+func GuardValues(o *dynamodb.Options) {
 	o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
-		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("dynosqlEmbeddedNumbers",
+		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("dynosqlEmbeddedValues",
 			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				if n, stored, ok := firstInexact(reflect.ValueOf(in.Parameters)); ok {
-					return middleware.InitializeOutput{}, middleware.Metadata{}, errs.New(errs.Invalid,
-						"the embedded backend holds numbers as 64-bit floats: %s would be stored as %s", n, stored).
-						WithHint("write at most 15 significant digits, or run on DynamoDB Local or AWS, which keep 38")
+				if err := firstUnheld(reflect.ValueOf(in.Parameters)); err != nil {
+					return middleware.InitializeOutput{}, middleware.Metadata{}, err
 				}
 				return next.HandleInitialize(ctx, in)
 			}), middleware.Before)
 	})
 }
 
-var (
-	numberType    = reflect.TypeFor[types.AttributeValueMemberN]()
-	numberSetType = reflect.TypeFor[types.AttributeValueMemberNS]()
-)
+var attributeValueType = reflect.TypeFor[types.AttributeValue]()
 
-// firstInexact walks a request input for the first number (N, or one of
-// an NS) that float64 does not hold exactly, and returns it with what
-// minidyn would store instead.
-func firstInexact(v reflect.Value) (n, stored string, found bool) {
+// firstUnheld walks a request input for the first attribute value, at any
+// depth, that minidyn would not give back as sent, and says which.
+func firstUnheld(v reflect.Value) *errs.Error {
 	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		if v.Type().Implements(attributeValueType) {
+			if err := unheld(v.Interface().(types.AttributeValue)); err != nil {
+				return err
+			}
+		}
+		return firstUnheld(v.Elem())
+	case reflect.Interface:
 		if !v.IsNil() {
-			return firstInexact(v.Elem())
+			return firstUnheld(v.Elem())
 		}
 	case reflect.Struct:
-		switch v.Type() {
-		case numberType:
-			return inexact(v.Field(0).String())
-		case numberSetType:
-			for i := range v.Field(0).Len() {
-				if n, stored, found := inexact(v.Field(0).Index(i).String()); found {
-					return n, stored, true
-				}
-			}
-			return "", "", false
-		}
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				if n, stored, found := firstInexact(v.Field(i)); found {
-					return n, stored, true
+				if err := firstUnheld(v.Field(i)); err != nil {
+					return err
 				}
 			}
 		}
 	case reflect.Map:
 		for it := v.MapRange(); it.Next(); {
-			if n, stored, found := firstInexact(it.Value()); found {
-				return n, stored, true
+			if err := firstUnheld(it.Value()); err != nil {
+				return err
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if n, stored, found := firstInexact(v.Index(i)); found {
-				return n, stored, true
+			if err := firstUnheld(v.Index(i)); err != nil {
+				return err
 			}
 		}
 	}
-	return "", "", false
+	return nil
+}
+
+// unheld returns why minidyn would not give av back as sent, or nil. A
+// list's or map's elements are walked by firstUnheld.
+func unheld(av types.AttributeValue) *errs.Error {
+	var numbers []string
+	switch x := av.(type) {
+	case *types.AttributeValueMemberN:
+		numbers = []string{x.Value}
+	case *types.AttributeValueMemberNS:
+		numbers = x.Value
+	case *types.AttributeValueMemberL:
+		if len(x.Value) == 0 {
+			return emptyDocument("list")
+		}
+	case *types.AttributeValueMemberM:
+		if len(x.Value) == 0 {
+			return emptyDocument("map")
+		}
+	}
+	for _, n := range numbers {
+		if n, stored, found := inexact(n); found {
+			return errs.New(errs.Invalid, "the embedded backend holds numbers as 64-bit floats: %s would be stored as %s", n, stored).
+				WithHint("write at most 15 significant digits, or run on DynamoDB Local or AWS, which keep 38")
+		}
+	}
+	return nil
+}
+
+func emptyDocument(kind string) *errs.Error {
+	return errs.New(errs.Invalid, "the embedded backend cannot hold an empty %s: it would read it back as another attribute's value", kind).
+		WithHint("leave the attribute out (NULL), or run on DynamoDB Local or AWS")
 }
 
 // inexact reports whether n reads back from minidyn as another number,
