@@ -118,7 +118,7 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 			// as DynamoDB does (ARCHITECTURE.md, "Raw tables and the
 			// embedded backend").
 			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true, NoLocalFetch: true, NoIndexKeyUpdate: true,
-				FloatNumbers: true, NoListTables: true}
+				FloatNumbers: true, NoListTables: true, StaleSparseIndex: true}
 		}
 	}
 	hooks := c.safety.open(c.hooks)

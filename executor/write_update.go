@@ -203,6 +203,9 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	if err != nil {
 		return false, nil, notWritten(err, u.Entity, old)
 	}
+	if u.Reinsert {
+		return ex.reinsert(ctx, u, oldKey, got.Item, item, old, next)
+	}
 	put, tx, err := u.MoveWriteInputs(oldKey, got.Item, item)
 	if err != nil {
 		return false, nil, notWritten(err, u.Entity, old)
@@ -226,6 +229,29 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	}
 	if err != nil {
 		return false, nil, err
+	}
+	return true, next, nil
+}
+
+// reinsert deletes the item as it was read and puts the new one under
+// the same key (planner.UpdateRows.Reinsert). A put that fails after the
+// delete names the row, which is then gone: only another writer of the
+// same key in between can cause it.
+func (ex *Executor) reinsert(ctx context.Context, u *planner.UpdateRows, key, found, item map[string]types.AttributeValue, old, next mapping.Row) (bool, mapping.Row, error) {
+	del, put, err := u.ReinsertInputs(key, found, item)
+	if err != nil {
+		return false, nil, notWritten(err, u.Entity, old)
+	}
+	_, err = ex.client.DeleteItem(ctx, del, ex.optFns(ctx)...)
+	if _, ok := isConditionFailed(err); ok {
+		return false, nil, nil // changed since it was read: skipped
+	}
+	if err != nil {
+		return false, nil, backendError("DeleteItem", err)
+	}
+	if _, err := ex.client.PutItem(ctx, put, ex.optFns(ctx)...); err != nil {
+		return false, nil, note(backendError("PutItem", err), "%s %s was deleted to be put back without its sparse index key, and could not be put back: INSERT it again",
+			u.Entity.Name, keyDesc(u.Entity, old))
 	}
 	return true, next, nil
 }

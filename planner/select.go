@@ -65,6 +65,12 @@ type Quirks struct {
 	// NoListTables: there is no ListTables; SHOW TABLES lists the
 	// mapping's entities only.
 	NoListTables bool
+	// StaleSparseIndex: an item a PutItem takes out of a sparse global
+	// index stays in it without its key, and deleting or moving the item
+	// later loses other items' entries, so that reads of the index miss
+	// rows with no error: such an UPDATE deletes the item and puts it
+	// back instead (UpdateRows.Reinsert).
+	StaleSparseIndex bool
 }
 
 // Catalog names the logical tables a statement can read: the mapping's

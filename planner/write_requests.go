@@ -288,6 +288,27 @@ func (u *UpdateRows) MoveWriteInputs(oldKey, found, item map[string]types.Attrib
 		}}, nil
 }
 
+// ReinsertInputs builds a rewrite that takes the item out of a sparse
+// index on the embedded server (Reinsert): a DeleteItem guarded as a
+// move's write is, then a PutItem of the new item under the same key,
+// guarded by its absence. The server takes no transaction of two actions
+// on one item, so they are sent one after the other.
+func (u *UpdateRows) ReinsertInputs(key, found, item map[string]types.AttributeValue) (*dynamodb.DeleteItemInput, *dynamodb.PutItemInput, error) {
+	guard, _, err := u.asFound(found)
+	if err != nil {
+		return nil, nil, err
+	}
+	putGuard, err := notExists(u.PKAttr)
+	if err != nil {
+		return nil, nil, internal("put guard: %v", err)
+	}
+	table := aws.String(u.Table)
+	return &dynamodb.DeleteItemInput{TableName: table, Key: key, ConditionExpression: guard.Condition(),
+			ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values()},
+		&dynamodb.PutItemInput{TableName: table, Item: item, ConditionExpression: putGuard.Condition(),
+			ExpressionAttributeNames: putGuard.Names()}, nil
+}
+
 // sameKey reports whether item has the key attributes of key with the
 // same values.
 func sameKey(key, item map[string]types.AttributeValue) bool {

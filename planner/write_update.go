@@ -203,6 +203,8 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move,
 		ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set), MaxAffected: p.opts.MaxAffected}
 	u.ForQuirks = u.Rewrites() && !slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return !e.SetInPlace(c) })
+	u.Reinsert = p.opts.Quirks.StaleSparseIndex && move &&
+		slices.ContainsFunc(set, func(a *Assign) bool { return a.Remove() && sparseIndexKeyedBy(e, a.Column) != "" })
 	if t.key != nil {
 		u.Key = t.key
 	} else {
@@ -218,6 +220,17 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	}
 	u.FanOuts = fanOuts
 	return u, nil
+}
+
+// sparseIndexKeyedBy names the sparse (optional) global index of e that
+// column col is a key column of, or "".
+func sparseIndexKeyedBy(e *mapping.Entity, col string) string {
+	for _, p := range e.Paths() {
+		if p.Optional && !p.Local && (slices.Contains(p.PK.Columns(), col) || (p.SK != nil && slices.Contains(p.SK.Columns(), col))) {
+			return p.Index
+		}
+	}
+	return ""
 }
 
 // removes reports whether an assignment sets a column to NULL.
