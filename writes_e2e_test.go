@@ -412,6 +412,38 @@ func TestCopies(t *testing.T) {
 					t.Errorf("REPAIR COPIES with no WHERE: %v, %v", err, sent.Requests)
 				}
 			})
+
+			// A copy of a row that is gone is NULL, as SQLite's join has
+			// it: a DELETE clears the copies (they kept the name before),
+			// and a copy left holding a value with no source row is
+			// found by the key CHECK and REPAIR name.
+			t.Run("a deleted source clears its copies", func(t *testing.T) {
+				if _, err := fx.DB.Begin().Exec(context.Background(), "DELETE FROM users WHERE id = '3'"); !errors.Is(err, dynosql.ErrUnsupported) {
+					t.Errorf("DELETE of a source in a transaction: %v, want it refused", err)
+				}
+				res, sent := exec(t, fx, "DELETE FROM users WHERE id = '3'", "DELETE FROM users WHERE id = '3'")
+				if res.RowsAffected != 1 || res.CopiesUpdated == 0 || sent.Requests["Query"] == 0 {
+					t.Errorf("DELETE of a source: %+v, sent %v; want its copies cleared", res, sent.Requests)
+				}
+				agree(t, fx, blogChecks...)
+				if rows := query(t, fx.DB, "CHECK COPIES FOR users WHERE id = '3'"); len(rows) != 0 {
+					t.Errorf("CHECK COPIES after the DELETE: %v", rows)
+				}
+				put(t, fx, fx.Mapping.Table, map[string]types.AttributeValue{"PK": sAV("POST#p950"), "SK": sAV("META"),
+					"GSI1PK": sAV("USER#404"), "GSI1SK": sAV("POST#p950"), "id": sAV("p950"), "authorId": sAV("404"), "authorName": sAV("Ghost"), "title": sAV("t")})
+				if _, err := fx.Oracle.Exec("INSERT INTO posts (id, authorId, title) VALUES ('p950', '404', 't')"); err != nil {
+					t.Fatal(err)
+				}
+				drift := query(t, fx.DB, "CHECK COPIES FOR users WHERE id IN ('404', '12')")
+				if len(drift) != 1 || drift[0][3] != "Ghost" || !strings.Contains(drift[0][4].(string), "no such row") || drift[0][5] != nil {
+					t.Errorf("CHECK COPIES of a key with no row: %v", drift)
+				}
+				if res, _ := exec(t, fx, "REPAIR COPIES FOR users WHERE id = '404'", ""); res.CopiesUpdated != 1 {
+					t.Errorf("REPAIR COPIES of a key with no row: %+v", res)
+				}
+				agree(t, fx, check{sql: "SELECT id, authorName FROM posts WHERE id = 'p950'",
+					sqlite: "SELECT p.id, u.name FROM posts p LEFT JOIN users u ON u.id = p.authorId WHERE p.id = 'p950'"})
+			})
 		})
 	}
 }

@@ -8,22 +8,37 @@ import (
 	"github.com/dynosql/dynosql/value"
 )
 
-// copyDiff is one copy that differs from its source.
+// copyDiff is one copy that differs from its source; gone when the
+// source row does not exist (the copy should be NULL).
 type copyDiff struct {
 	f    *planner.FanOut
 	src  mapping.Row
 	copy copyItem
+	gone bool
 }
 
 // diffs reads the source rows of a CHECK or REPAIR and returns every copy
-// of them that differs.
+// of them that differs, and of the keys the WHERE names that have no
+// source row, every copy that is not NULL.
 func (ex *Executor) diffs(ctx context.Context, cc *planner.CopyCheck) ([]copyDiff, error) {
 	rows, err := ex.readRows(ctx, cc.Read, cc.Slots)
 	if err != nil {
 		return nil, err
 	}
-	var out []copyDiff
+	key := cc.Source.BaseKeyColumns()[0]
+	present := map[string]bool{}
 	for _, src := range rows {
+		present[value.Key(src[key])] = true
+	}
+	var gone []mapping.Row
+	for _, k := range cc.Keys {
+		if !present[value.Key(k)] {
+			present[value.Key(k)] = true
+			gone = append(gone, mapping.Row{key: k})
+		}
+	}
+	var out []copyDiff
+	for i, src := range append(rows, gone...) {
 		for _, f := range cc.FanOuts {
 			all, err := ex.findCopies(ctx, f, src[f.SourceKey()])
 			if err != nil {
@@ -31,7 +46,7 @@ func (ex *Executor) diffs(ctx context.Context, cc *planner.CopyCheck) ([]copyDif
 			}
 			for _, c := range all {
 				if value.Key(c.Current) != value.Key(src[f.Copy.SourceColumn]) {
-					out = append(out, copyDiff{f: f, src: src, copy: c})
+					out = append(out, copyDiff{f: f, src: src, copy: c, gone: i >= len(rows)})
 				}
 			}
 		}
@@ -47,8 +62,12 @@ func (ex *Executor) checkCopies(ctx context.Context, cc *planner.CopyCheck) ([][
 	}
 	var rows [][]value.Value
 	for _, d := range ds {
+		source := cc.Source.Name + " " + keyDesc(cc.Source, d.src)
+		if d.gone {
+			source += " (no such row)"
+		}
 		rows = append(rows, []value.Value{d.f.Copier().Name, keyDesc(d.f.Copier(), d.copy.row), d.f.Copy.Column, d.copy.Current,
-			cc.Source.Name + " " + keyDesc(cc.Source, d.src), d.src[d.f.Copy.SourceColumn]})
+			source, d.src[d.f.Copy.SourceColumn]})
 	}
 	return rows, nil
 }
@@ -61,12 +80,18 @@ func (ex *Executor) repair(ctx context.Context, cc *planner.CopyCheck) (*Result,
 	}
 	res := &Result{}
 	for len(ds) > 0 {
-		// One rewrite per (copy, source row), in order.
+		// One rewrite per (copy, source row), in order; a source that
+		// does not exist is checked to be absent still, as after a DELETE.
 		f, src := ds[0].f, ds[0].src
+		if ds[0].gone {
+			deleted := *f
+			deleted.Deleted = true
+			f = &deleted
+		}
 		var group []copyItem
 		var rest []copyDiff
 		for _, d := range ds {
-			if d.f == f && keyDesc(cc.Source, d.src) == keyDesc(cc.Source, src) {
+			if d.f.Copy == f.Copy && keyDesc(cc.Source, d.src) == keyDesc(cc.Source, src) {
 				group = append(group, d.copy)
 			} else {
 				rest = append(rest, d)

@@ -103,6 +103,9 @@ func (ex *Executor) fanOut(ctx context.Context, f *planner.FanOut, src mapping.R
 		return n, nil
 	}
 	want := src[f.Copy.SourceColumn]
+	if f.Deleted {
+		want = nil
+	}
 	tried := map[string]bool{}
 	for range planner.MaxRounds {
 		all, err := ex.findCopies(ctx, f, keyVal)

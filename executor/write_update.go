@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -77,6 +78,10 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 // fanOuts runs each fan-out for each source row written, adding its
 // counts to res.
 func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, written []mapping.Row) error {
+	verb := "updated"
+	if len(fanOuts) > 0 && fanOuts[0].Deleted {
+		verb = "deleted"
+	}
 	for fi, f := range fanOuts {
 		for ri, row := range written {
 			n, err := ex.fanOut(ctx, f, row)
@@ -95,8 +100,8 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 				}
 				// A batch in flight when it stopped may have landed: those
 				// copies are not claimed either way.
-				return note(err, "%s was updated; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): run the statement again, or %s",
-					e.Name, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, n.left, repairCopies(e, fanOuts, pending))
+				return note(err, "%s was %s; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): run the statement again, or %s",
+					e.Name, verb, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, n.left, repairCopies(e, fanOuts, pending))
 			}
 		}
 	}
@@ -302,14 +307,12 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 		if err != nil {
 			return nil, err
 		}
-		ok, err := ex.deleteOne(ctx, d, key, nil)
-		if err != nil {
-			return nil, err
+		old, err := ex.deleteOne(ctx, d, key, nil)
+		if err != nil || old == nil {
+			return &Result{}, err
 		}
-		if ok {
-			return &Result{Affected: 1}, nil
-		}
-		return &Result{}, nil
+		res := &Result{Affected: 1}
+		return res, ex.fanOuts(ctx, res, d.Entity, d.FanOuts, []mapping.Row{old})
 	}
 	rows, err := ex.readRows(ctx, d.Read, d.Slots)
 	if err == nil {
@@ -320,27 +323,30 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 	}
 	var affected atomic.Int64
 	o := newOutcomes(len(rows))
+	deleted := make([]mapping.Row, len(rows))
 	err = ex.eachWrite(ctx, len(rows), func(ctx context.Context, i int) error {
 		key, err := d.Entity.BaseKey(rows[i])
 		if err != nil {
 			return err
 		}
-		ok, err := ex.deleteOne(ctx, d, key, rows[i])
-		o.record(i, ok, err)
-		if ok {
+		old, err := ex.deleteOne(ctx, d, key, rows[i])
+		o.record(i, old != nil, err)
+		if old != nil {
 			affected.Add(1)
+			deleted[i] = old
 		}
 		return err
 	})
 	res := &Result{Affected: affected.Load()}
 	if err != nil {
-		return res, partial(err, d.Entity, rows, o, "deleted", "run the statement again: it deletes what is left", nil)
+		return res, partial(err, d.Entity, rows, o, "deleted", "run the statement again: it deletes what is left", d.FanOuts)
 	}
-	return res, nil
+	return res, ex.fanOuts(ctx, res, d.Entity, d.FanOuts, slices.DeleteFunc(deleted, func(r mapping.Row) bool { return r == nil }))
 }
 
 // deleteOne sends one DeleteItem with ReturnValues ALL_OLD, which tells
-// whether a row was there; a failed condition deletes nothing. row is the
+// whether a row was there, and returns it as deleted (nil when none was);
+// a failed condition deletes nothing. row is the
 // row as read, or nil when nothing was read; a row read must still exist
 // and hold what the WHERE read.
 //
@@ -350,17 +356,20 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 // the row is counted as not deleted. Nothing the retry gets back can
 // tell that from a row deleted by another writer in between, so the
 // count may be one low; the table is right either way.
-func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key map[string]types.AttributeValue, row mapping.Row) (bool, error) {
+func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key map[string]types.AttributeValue, row mapping.Row) (mapping.Row, error) {
 	in, err := d.DeleteInput(key, row)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	out, err := ex.client.DeleteItem(ctx, in, ex.optFns(ctx)...)
 	if _, ok := isConditionFailed(err); ok {
-		return false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return false, backendError("DeleteItem", err)
+		return nil, backendError("DeleteItem", err)
 	}
-	return len(out.Attributes) > 0, nil
+	if len(out.Attributes) == 0 {
+		return nil, nil
+	}
+	return d.Entity.Decode(out.Attributes), nil
 }

@@ -31,6 +31,10 @@ type FanOut struct {
 	// type NULL, which reads as NULL, instead of removing it: the
 	// embedded backend's REMOVE leaves the attribute (Quirks.NoRemove).
 	NullValue bool
+	// Deleted: the source rows were deleted, so their copies become NULL
+	// (what a join with a missing row gives), and each transaction checks
+	// that the source is still absent.
+	Deleted bool
 }
 
 // MaxRounds bounds the Queries of one fan-out for one source row.
@@ -88,8 +92,12 @@ func (f *FanOut) Project() []string {
 	return attrs
 }
 
-// sourceCondition requires the source item to exist and hold want.
+// sourceCondition requires the source item to exist and hold want, or,
+// for a deleted source, to be absent still.
 func (f *FanOut) sourceCondition(want value.Value) expression.ConditionBuilder {
+	if f.Deleted {
+		return expression.AttributeNotExists(attrName(f.Copier().Mapping().PartitionKey))
+	}
 	name := attrName(f.Copy.SourceColumn)
 	holds := expression.AttributeNotExists(name)
 	if want != nil {
@@ -185,7 +193,10 @@ func (f *FanOut) requests(what string, repair bool) []*Request {
 		out = append(out, r)
 	}
 	srcKey, _ := src.BaseKey(explainRow(src, src.Name))
-	want := mapping.Placeholder("{" + src.Name + "." + f.Copy.SourceColumn + " " + what + "}")
+	var want value.Value = mapping.Placeholder("{" + src.Name + "." + f.Copy.SourceColumn + " " + what + "}")
+	if f.Deleted {
+		want = nil
+	}
 	target := CopyTarget{Key: map[string]types.AttributeValue{}, Current: mapping.Placeholder("{the value the Query saw}")}
 	copier := explainRow(f.Copier(), f.Copier().Name)
 	target.Key, _ = f.Copier().BaseKey(copier)
@@ -212,6 +223,10 @@ type CopyCheck struct {
 	Slots   []Slot
 	FanOuts []*FanOut
 	Repair  bool
+	// Keys are the source keys the WHERE names (id = '3', id IN (...)):
+	// those with no source row are checked too, their copies against
+	// NULL, as a DELETE whose copies were not all cleared leaves them.
+	Keys []value.Value
 }
 
 // CopyCheckColumns are the columns CHECK COPIES returns.

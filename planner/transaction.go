@@ -62,9 +62,12 @@ func Transactable(p *Plan) error {
 		}
 		return nil
 	case *DeleteRows:
-		if w.Key == nil {
+		switch {
+		case w.Key == nil:
 			return refuse("its WHERE does not name one row by its full key, so its rows must be read first",
 				"give the full key in WHERE, one DELETE per row")
+		case len(w.FanOuts) > 0:
+			return refuse("other items copy its columns, and their copies are cleared after it", "run it outside a transaction")
 		}
 		return nil
 	}

@@ -376,6 +376,8 @@ type DeleteRows struct {
 	Unchanged []string
 	// MaxAffected is as in UpdateRows.
 	MaxAffected int
+	// FanOuts set the copies of the deleted rows' columns to NULL.
+	FanOuts []*FanOut
 }
 
 func (*DeleteRows) requestsBelow() {}
@@ -415,7 +417,11 @@ func (d *DeleteRows) Requests() []*Request {
 	}
 	r := DescribeRequest(d.Entity.Mapping(), "DeleteItem", in)
 	r.Per, r.Note = per, "ReturnValues ALL_OLD counts the rows deleted"
-	return []*Request{r}
+	out := []*Request{r}
+	for _, f := range d.FanOuts {
+		out = append(out, f.Requests()...)
+	}
+	return out
 }
 
 // CopiesPerTransact is how many copy updates one TransactWriteItems of a

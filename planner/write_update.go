@@ -322,6 +322,14 @@ func (p *Planner) planDelete(sql string, s *parser.Delete, args []value.Value) (
 	}
 	d := &DeleteRows{Table: t.e.Mapping().Table, PKAttr: t.e.Mapping().PartitionKey, Entity: t.e, Alias: t.alias, Cond: t.cond,
 		MaxAffected: p.opts.MaxAffected}
+	for _, c := range copiesOf(t.e.Mapping(), t.e, "") {
+		f, err := p.fanOut(c)
+		if err != nil {
+			return nil, errs.As(err).At(sql, s.Pos)
+		}
+		f.Deleted = true
+		d.FanOuts = append(d.FanOuts, f)
+	}
 	if t.key != nil {
 		d.Key = t.key
 	} else {
@@ -350,7 +358,7 @@ func (p *Planner) planCheckCopies(sql string, s *parser.CheckCopies, args []valu
 	if err != nil {
 		return nil, err
 	}
-	cc := &CopyCheck{Source: e, Read: t.read, Slots: t.slots, Repair: s.Repair}
+	cc := &CopyCheck{Source: e, Read: t.read, Slots: t.slots, Repair: s.Repair, Keys: namedKeys(s.Where, e.BaseKeyColumns()[0], args)}
 	for _, c := range copies {
 		f, err := p.fanOut(c)
 		if err != nil {
@@ -359,4 +367,43 @@ func (p *Planner) planCheckCopies(sql string, s *parser.CheckCopies, args []valu
 		cc.FanOuts = append(cc.FanOuts, f)
 	}
 	return cc, nil
+}
+
+// namedKeys returns the values a WHERE of one condition, col = v or col
+// IN (v, ...), gives the key column col, with arguments in place of ?;
+// none for any other WHERE.
+func namedKeys(where parser.Expr, col string, args []value.Value) []value.Value {
+	constant := func(e parser.Expr) value.Value {
+		switch x := e.(type) {
+		case *parser.Literal:
+			return x.Value
+		case *parser.Placeholder:
+			if x.Index < len(args) {
+				return args[x.Index]
+			}
+		}
+		return nil
+	}
+	isKey := func(e parser.Expr) bool { c, ok := e.(*parser.Column); return ok && c.Name == col }
+	var list []parser.Expr
+	switch x := where.(type) {
+	case *parser.Compare:
+		switch {
+		case x.Op == "=" && isKey(x.L):
+			list = []parser.Expr{x.R}
+		case x.Op == "=" && isKey(x.R):
+			list = []parser.Expr{x.L}
+		}
+	case *parser.In:
+		if !x.Not && isKey(x.Expr) {
+			list = x.List
+		}
+	}
+	var out []value.Value
+	for _, e := range list {
+		if v := constant(e); v != nil {
+			out = append(out, v)
+		}
+	}
+	return out
 }
