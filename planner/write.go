@@ -103,6 +103,7 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		}
 		ins.OnDuplicate = &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: e.Name, Set: set,
 			Move: p.opts.Quirks.NoRemove && removes(set), ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set), ForQuirks: true}
+		ins.OnDuplicate.Reinsert = p.reinserts(e, ins.OnDuplicate)
 		return ins, nil
 	}
 	ins.Batches = batches(e, ins.Rows)

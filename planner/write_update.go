@@ -203,8 +203,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move,
 		ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set), MaxAffected: p.opts.MaxAffected}
 	u.ForQuirks = u.Rewrites() && !slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return !e.SetInPlace(c) })
-	u.Reinsert = p.opts.Quirks.StaleSparseIndex && move &&
-		slices.ContainsFunc(set, func(a *Assign) bool { return a.Remove() && sparseIndexKeyedBy(e, a.Column) != "" })
+	u.Reinsert = p.reinserts(e, u)
 	if t.key != nil {
 		u.Key = t.key
 	} else {
@@ -220,6 +219,14 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	}
 	u.FanOuts = fanOuts
 	return u, nil
+}
+
+// reinserts reports whether u's rewrite must delete the item and put it
+// back (UpdateRows.Reinsert): it takes the item out of a sparse global
+// index on a server that would keep a stale entry of it.
+func (p *Planner) reinserts(e *mapping.Entity, u *UpdateRows) bool {
+	return p.opts.Quirks.StaleSparseIndex && u.Move &&
+		slices.ContainsFunc(u.Set, func(a *Assign) bool { return a.Remove() && sparseIndexKeyedBy(e, a.Column) != "" })
 }
 
 // sparseIndexKeyedBy names the sparse (optional) global index of e that
