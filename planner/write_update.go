@@ -380,17 +380,6 @@ func (p *Planner) planCheckCopies(sql string, s *parser.CheckCopies, args []valu
 // IN (v, ...), gives the key column col, with arguments in place of ?;
 // none for any other WHERE.
 func namedKeys(where parser.Expr, col string, args []value.Value) []value.Value {
-	constant := func(e parser.Expr) value.Value {
-		switch x := e.(type) {
-		case *parser.Literal:
-			return x.Value
-		case *parser.Placeholder:
-			if x.Index < len(args) {
-				return args[x.Index]
-			}
-		}
-		return nil
-	}
 	isKey := func(e parser.Expr) bool { c, ok := e.(*parser.Column); return ok && c.Name == col }
 	var list []parser.Expr
 	switch x := where.(type) {
@@ -408,7 +397,7 @@ func namedKeys(where parser.Expr, col string, args []value.Value) []value.Value 
 	}
 	var out []value.Value
 	for _, e := range list {
-		if v := constant(e); v != nil {
+		if v := bindLiteral(e, args); v != nil {
 			out = append(out, v)
 		}
 	}
