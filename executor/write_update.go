@@ -78,9 +78,9 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 // fanOuts runs each fan-out for each source row written, adding its
 // counts to res.
 func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, written []mapping.Row) error {
-	verb := "updated"
+	verb, finish := "updated", "run the statement again, or "
 	if len(fanOuts) > 0 && fanOuts[0].Deleted {
-		verb = "deleted"
+		verb, finish = "deleted", "run " // the rows are gone: the statement again finds none
 	}
 	for fi, f := range fanOuts {
 		for ri, row := range written {
@@ -100,8 +100,8 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 				}
 				// A batch in flight when it stopped may have landed: those
 				// copies are not claimed either way.
-				return note(err, "%s was %s; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): run the statement again, or %s",
-					e.Name, verb, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, n.left, repairCopies(e, fanOuts, pending))
+				return note(err, "%s was %s; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): %s%s",
+					e.Name, verb, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, n.left, finish, repairCopies(e, fanOuts, pending))
 			}
 		}
 	}
