@@ -2,6 +2,7 @@ package dynosql_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
@@ -144,6 +145,55 @@ func TestValuesTheEmbeddedBackendCannotHoldAreRefused(t *testing.T) {
 			rows, err := fx.Query(ctx, "SELECT tags FROM posts WHERE id = 'p900'")
 			if err != nil || len(rows) != 1 || !slices.Equal(rows[0][0].([]any), []any{}) {
 				t.Errorf("read back %#v, %v; want one empty list", rows, err)
+			}
+		})
+	}
+}
+
+// An argument DynamoDB would store as something else, or refuse once
+// sent, is refused before anything is sent, as the same literal is: text
+// that is not UTF-8 (stored with U+FFFD), a number written other than in
+// decimal (big.Rat reads 0x10 as 16) or past DynamoDB's range, and, on
+// the embedded backend, an empty binary (which breaks its partition).
+func TestArgumentsDynamoDBWouldAlterAreRefused(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "school")
+			ctx := context.Background()
+			for _, c := range []struct {
+				name, year any
+				says       string
+			}{
+				{"bad\xffutf8", 1, "not UTF-8"},
+				{"n", json.Number("0x10"), "not a number"},
+				{"n", json.Number("1_000"), "not a number"},
+				{"n", 1e300, "DynamoDB"},
+				{"n", 5e-324, "DynamoDB"},
+				{"n", json.Number("1E+126"), "DynamoDB"},
+			} {
+				_, err := fx.DB.Exec(ctx, "INSERT INTO students (id, name, year) VALUES ('zz1', ?, ?)", c.name, c.year)
+				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), c.says) {
+					t.Errorf("INSERT of %q, %v: %v; want it refused, saying %q", c.name, c.year, err, c.says)
+				}
+			}
+			if rows, err := fx.Query(ctx, "SELECT id FROM students WHERE id = 'zz1'"); err != nil || len(rows) != 0 {
+				t.Errorf("after the refusals: %v, %v; want no row", rows, err)
+			}
+			blobs := testkit.LoadText(t, b, `
+table: Blobs
+partition_key: PK
+entities:
+  blobs:
+    keys: {PK: "{k}"}
+    columns: {k: S, blob: B}
+`, "")
+			_, err := blobs.DB.Exec(ctx, "INSERT INTO blobs (k, blob) VALUES ('e', ?)", []byte{})
+			switch {
+			case b.Name == "embedded" && (!errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "empty binary")):
+				t.Errorf("INSERT of an empty binary on the embedded backend: %v; want it refused", err)
+			case b.Name != "embedded" && err != nil:
+				t.Errorf("INSERT of an empty binary: %v; DynamoDB keeps one", err)
 			}
 		})
 	}

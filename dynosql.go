@@ -3,7 +3,9 @@ package dynosql
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -398,10 +400,58 @@ func values(args []any) ([]value.Value, error) {
 	out := make([]value.Value, len(args))
 	for i, a := range args {
 		v, err := value.FromGo(a)
+		if err == nil {
+			err = holdable(v)
+		}
 		if err != nil {
 			return nil, errs.New(errs.Invalid, "argument %d: %v", i+1, err)
 		}
 		out[i] = v
 	}
 	return out, nil
+}
+
+// holdable refuses, at any depth, what DynamoDB would refuse or store
+// otherwise than given, as the parser refuses such literals: text that is
+// not UTF-8 (it would be stored with U+FFFD in place of the bad bytes) and
+// numbers past its precision or range.
+func holdable(v value.Value) error {
+	switch x := v.(type) {
+	case string:
+		if !utf8.ValidString(x) {
+			return fmt.Errorf("%q is not UTF-8 text, which DynamoDB strings are; pass []byte for a binary", x)
+		}
+	case value.Number:
+		if why, _ := parser.NumberProblem(string(x)); why != "" {
+			return fmt.Errorf("%s %s", x, why)
+		}
+	case value.StringSet:
+		for _, s := range x {
+			if err := holdable(s); err != nil {
+				return err
+			}
+		}
+	case value.NumberSet:
+		for _, n := range x {
+			if err := holdable(n); err != nil {
+				return err
+			}
+		}
+	case []value.Value:
+		for _, e := range x {
+			if err := holdable(e); err != nil {
+				return err
+			}
+		}
+	case map[string]value.Value:
+		for k, e := range x {
+			if err := holdable(k); err != nil {
+				return err
+			}
+			if err := holdable(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -73,11 +73,35 @@ func trimZeros(s string) string {
 // ParseNumber checks that s is a decimal number and returns it canonical
 // (no leading '+', no trailing zeros after the point).
 func ParseNumber(s string) (Number, bool) {
+	if !decimal(s) {
+		return "", false
+	}
 	r, ok := new(big.Rat).SetString(s)
-	if !ok || strings.ContainsAny(s, "/") {
+	if !ok {
 		return "", false
 	}
 	return NumberFromRat(r), true
+}
+
+// decimal reports whether s is written as a decimal number: a sign,
+// digits with at most one point among or around them, and an exponent.
+// big.Rat reads more (0x10, 0b101, 1_000, 3/4), which DynamoDB does not.
+func decimal(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	if hasExp {
+		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
+			exp = exp[1:]
+		}
+		if exp == "" || strings.Trim(exp, "0123456789") != "" {
+			return false
+		}
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	return digits != "" && strings.Trim(digits, "0123456789") == ""
 }
 
 // Float returns n as a float64 (for display and AVG).

@@ -74,8 +74,9 @@ func (e *Embedded) Close() error {
 // naming it, before anything is sent: a number of more than about 15
 // significant digits (minidyn holds every number as a float64 and returns
 // the shortest decimal that float64 prints, so a lookup by it would find
-// nothing), or an empty list or map (minidyn reads one back as another
-// attribute's value).
+// nothing), or an empty list, map or binary (minidyn reads one back as
+// another attribute's value, and an empty binary breaks every later read
+// of its partition).
 func GuardValues(o *dynamodb.Options) {
 	o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
 		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("dynosqlEmbeddedValues",
@@ -148,6 +149,10 @@ func unheld(av types.AttributeValue) *errs.Error {
 	case *types.AttributeValueMemberM:
 		if len(x.Value) == 0 {
 			return emptyDocument("map")
+		}
+	case *types.AttributeValueMemberB:
+		if len(x.Value) == 0 {
+			return emptyDocument("binary")
 		}
 	}
 	for _, n := range numbers {

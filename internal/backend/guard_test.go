@@ -38,6 +38,8 @@ func TestFirstUnheldFindsWhatMinidynChanges(t *testing.T) {
 		{&dynamodb.QueryInput{ExpressionAttributeValues: map[string]types.AttributeValue{":v": n("1e400")}}, "would be stored as an error (out of range)"},
 		{put(&types.AttributeValueMemberL{}), "cannot hold an empty list"},
 		{put(&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}), "cannot hold an empty map"},
+		{put(&types.AttributeValueMemberB{}), "cannot hold an empty binary"},
+		{put(&types.AttributeValueMemberB{Value: []byte{0}}), ""},
 		{&dynamodb.UpdateItemInput{ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberL{}}}, "cannot hold an empty list"},
 	} {
 		err := firstUnheld(reflect.ValueOf(c.in))

@@ -26,7 +26,7 @@ const (
 	Table    Format = "table"    // aligned columns, NULL shown as NULL, a row count
 	JSON     Format = "json"     // one line per statement: an array of row objects
 	JSONL    Format = "jsonl"    // one object per row
-	CSV      Format = "csv"      // RFC 4180, a header line, NULL as an empty field
+	CSV      Format = "csv"      // RFC 4180, a header line, NULL as an empty field, the empty string as ""
 	TSV      Format = "tsv"      // tab-separated, no quotes: tab, newline, CR and \ escaped as \t, \n, \r, \\
 	Markdown Format = "markdown" // a GitHub markdown table
 )

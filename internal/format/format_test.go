@@ -1,9 +1,11 @@
 package format
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -295,5 +297,44 @@ func TestJSONCutShortDoesNotParse(t *testing.T) {
 	}
 	if json.Valid([]byte(b.String())) {
 		t.Errorf("output %q parses as a whole result", b.String())
+	}
+}
+
+// CSV tells the empty string ("") from NULL (nothing), so that a row of
+// one empty string is not an empty line, which readers skip; and every
+// other field reads back with encoding/csv as written.
+func TestCSVTellsEmptyFromNullAndReadsBack(t *testing.T) {
+	odd := []value.Value{"x", "", nil, " lead", "a,b", `q"q`, "l\nf", "c\rr", `\.`, "\t", "é", "y"}
+	src := &Static{Cols: []string{"s"}}
+	for _, v := range odd {
+		src.Data = append(src.Data, []value.Value{v})
+	}
+	var b strings.Builder
+	if _, err := (&Printer{W: &b, F: CSV}).Rows(src); err != nil {
+		t.Fatal(err)
+	}
+	if want := "s\nx\n\"\"\n\n"; !strings.HasPrefix(b.String(), want) {
+		t.Errorf("CSV starts %q, want %q", b.String()[:min(len(want), b.Len())], want)
+	}
+	r := csv.NewReader(strings.NewReader(b.String()))
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, rec := range recs[1:] {
+		got = append(got, rec[0])
+	}
+	// encoding/csv skips the empty line of the one NULL and reads CR LF
+	// inside quotes as it is.
+	var want []string
+	for _, v := range odd {
+		if v != nil {
+			want = append(want, v.(string))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("read back %q, want %q", got, want)
 	}
 }

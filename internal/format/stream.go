@@ -2,12 +2,13 @@ package format
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dynosql/dynosql/value"
 )
@@ -110,26 +111,51 @@ func (e encoder) encode(v any) {
 	e.b.Truncate(e.b.Len() - 1)
 }
 
-// csvRows writes a header line and then each row, flushed as it comes.
+// csvRows writes a header line and then each row, flushed as it comes,
+// as RFC 4180 and encoding/csv do, but for the empty string, which is
+// written quoted (""), where NULL is written as nothing: so the two
+// differ, and a row of one empty string is no empty line, which CSV
+// readers skip.
 func (p *Printer) csvRows(src Source) (int, error) {
-	w := csv.NewWriter(p.W)
-	if err := w.Write(src.Columns()); err != nil {
+	var line []byte
+	for i, c := range src.Columns() {
+		line = appendCSVField(line, i, c, false)
+	}
+	if _, err := p.W.Write(append(line, '\n')); err != nil {
 		return 0, err
 	}
 	n := 0
 	for src.Next() {
-		rec := texts(src.RawValues())
-		if err := w.Write(rec); err != nil {
+		line = line[:0]
+		for i, v := range src.RawValues() {
+			var text string
+			if v != nil {
+				text = value.Text(v)
+			}
+			line = appendCSVField(line, i, text, v == "")
+		}
+		if _, err := p.W.Write(append(line, '\n')); err != nil {
 			return n, err
 		}
-		w.Flush()
 		n++
 	}
-	w.Flush()
-	if err := src.Err(); err != nil {
-		return n, err
+	return n, src.Err()
+}
+
+// appendCSVField appends field i of a line: quoted, its quotes doubled,
+// when it is the empty string (quoteEmpty) or holds what encoding/csv
+// quotes (a comma, a quote, CR or LF, a leading space, or \. alone).
+func appendCSVField(line []byte, i int, f string, quoteEmpty bool) []byte {
+	if i > 0 {
+		line = append(line, ',')
 	}
-	return n, w.Error()
+	r, _ := utf8.DecodeRuneInString(f)
+	if !quoteEmpty && f != `\.` && !strings.ContainsAny(f, ",\"\r\n") && (f == "" || !unicode.IsSpace(r)) {
+		return append(line, f...)
+	}
+	line = append(line, '"')
+	line = append(line, strings.ReplaceAll(f, `"`, `""`)...)
+	return append(line, '"')
 }
 
 // texts spells each value as text; NULL is the empty string.
