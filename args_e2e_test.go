@@ -195,6 +195,14 @@ entities:
 			case b.Name != "embedded" && err != nil:
 				t.Errorf("INSERT of an empty binary: %v; DynamoDB keeps one", err)
 			}
+			// A nil []byte is NULL, as database/sql drivers take it (it
+			// reached DynamoDB as an empty binary attribute, and failed).
+			if _, err := blobs.DB.Exec(ctx, "INSERT INTO blobs (k, blob) VALUES ('n', ?)", []byte(nil)); err != nil {
+				t.Errorf("INSERT of a nil []byte: %v; want NULL", err)
+			}
+			if rows, err := blobs.Query(ctx, "SELECT k FROM blobs WHERE k = 'n' AND blob IS NULL"); err != nil || len(rows) != 1 {
+				t.Errorf("a nil []byte read back: %v, %v; want one row with blob NULL", rows, err)
+			}
 		})
 	}
 }

@@ -445,7 +445,8 @@ func Literal(v Value) string {
 }
 
 // FromGo converts a Go value passed as a statement argument: strings,
-// integers, floats, bools, nil, json.Number, []byte (a binary), []string (a string set),
+// integers, floats, bools, nil, json.Number, []byte (a binary; a nil one
+// is NULL), []string (a string set),
 // []any and map[string]any (lists and maps), or a Value itself.
 func FromGo(a any) (Value, error) {
 	switch x := a.(type) {
@@ -464,6 +465,9 @@ func FromGo(a any) (Value, error) {
 		}
 		return set, nil
 	case []byte:
+		if x == nil {
+			return nil, nil // NULL, as database/sql drivers take a nil []byte
+		}
 		return Binary(slices.Clone(x)), nil
 	case int:
 		return Number(strconv.FormatInt(int64(x), 10)), nil
