@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -208,10 +207,7 @@ func (e *Entity) decode(item map[string]types.AttributeValue, strict bool) (Row,
 func (m *Mapping) ItemID(item map[string]types.AttributeValue) string {
 	var b []byte
 	for _, attr := range m.BaseKeyAttrs() {
-		t := Text(item[attr])
-		b = strconv.AppendInt(b, int64(len(t)), 10)
-		b = append(b, ':')
-		b = append(b, t...)
+		b = value.AppendLengthPrefixed(b, Text(item[attr]))
 	}
 	return string(b)
 }

@@ -34,14 +34,7 @@ func (b *selectBuilder) subqueries(where parser.Expr, args []value.Value) (parse
 		}
 	}
 	for _, c := range keep {
-		var nested bool
-		parser.Walk(c, func(e parser.Expr) bool {
-			_, in := e.(*parser.InSelect)
-			_, ex := e.(*parser.Exists)
-			nested = nested || in || ex
-			return !nested
-		})
-		if nested {
+		if firstSubquery(c) != nil {
 			return nil, errs.New(errs.Unsupported, "a subquery inside OR or NOT (other than NOT IN and NOT EXISTS) is not supported").
 				WithHint("AND the subquery with the rest of the WHERE, or write a JOIN")
 		}
@@ -128,27 +121,32 @@ func nestedSubquery(sub *parser.Select) (pos int, nested bool) {
 		exprs = append(exprs, c.Expr)
 	}
 	for _, e := range exprs {
-		if e == nil {
-			continue
+		if inner := firstSubquery(e); inner != nil {
+			if len(inner.From) == 0 {
+				return -1, true
+			}
+			return inner.From[0].Pos, true
 		}
-		parser.Walk(e, func(x parser.Expr) bool {
-			var inner *parser.Select
-			switch x := x.(type) {
-			case *parser.InSelect:
-				inner = x.Select
-			case *parser.Exists:
-				inner = x.Select
-			}
-			if inner != nil && !nested {
-				pos, nested = -1, true
-				if len(inner.From) > 0 {
-					pos = inner.From[0].Pos
-				}
-			}
-			return !nested
-		})
 	}
-	return pos, nested
+	return 0, false
+}
+
+// firstSubquery returns the first subquery (IN or EXISTS) within e, or nil.
+func firstSubquery(e parser.Expr) *parser.Select {
+	var found *parser.Select
+	if e == nil {
+		return nil
+	}
+	parser.Walk(e, func(x parser.Expr) bool {
+		switch x := x.(type) {
+		case *parser.InSelect:
+			found = x.Select
+		case *parser.Exists:
+			found = x.Select
+		}
+		return found == nil
+	})
+	return found
 }
 
 // notInMatch is when a row c of the subquery rules an outer row out of

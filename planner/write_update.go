@@ -311,13 +311,24 @@ func (p *Planner) copiesFollow(sql string, pos int, e *mapping.Entity, set []*As
 				At(sql, pos).WithHint("UPDATE %s SET %s = ... instead; REPAIR COPIES FOR %s fixes copies that drifted",
 				c.Source.Name, c.SourceColumn, c.Source.Name)
 		}
-		for _, c := range copiesOf(e.Mapping(), e, a.Column) {
-			f, err := p.fanOut(c)
-			if err != nil {
-				return nil, errs.As(err).At(sql, pos)
-			}
-			out = append(out, f)
+		fs, err := p.fanOuts(sql, pos, copiesOf(e.Mapping(), e, a.Column))
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
+// fanOuts plans the fan-out of each of copies, an error pointing at pos.
+func (p *Planner) fanOuts(sql string, pos int, copies []*mapping.Copy) ([]*FanOut, error) {
+	var out []*FanOut
+	for _, c := range copies {
+		f, err := p.fanOut(c)
+		if err != nil {
+			return nil, errs.As(err).At(sql, pos)
+		}
+		out = append(out, f)
 	}
 	return out, nil
 }
@@ -329,13 +340,11 @@ func (p *Planner) planDelete(sql string, s *parser.Delete, args []value.Value) (
 	}
 	d := &DeleteRows{Table: t.e.Mapping().Table, PKAttr: t.e.Mapping().PartitionKey, Entity: t.e, Alias: t.alias, Cond: t.cond,
 		MaxAffected: p.opts.MaxAffected}
-	for _, c := range copiesOf(t.e.Mapping(), t.e, "") {
-		f, err := p.fanOut(c)
-		if err != nil {
-			return nil, errs.As(err).At(sql, s.Pos)
-		}
+	if d.FanOuts, err = p.fanOuts(sql, s.Pos, copiesOf(t.e.Mapping(), t.e, "")); err != nil {
+		return nil, err
+	}
+	for _, f := range d.FanOuts {
 		f.Deleted = true
-		d.FanOuts = append(d.FanOuts, f)
 	}
 	if t.key != nil {
 		d.Key = t.key
@@ -366,12 +375,8 @@ func (p *Planner) planCheckCopies(sql string, s *parser.CheckCopies, args []valu
 		return nil, err
 	}
 	cc := &CopyCheck{Source: e, Read: t.read, Slots: t.slots, Repair: s.Repair, Keys: namedKeys(s.Where, e.BaseKeyColumns()[0], args)}
-	for _, c := range copies {
-		f, err := p.fanOut(c)
-		if err != nil {
-			return nil, errs.As(err).At(sql, s.Pos)
-		}
-		cc.FanOuts = append(cc.FanOuts, f)
+	if cc.FanOuts, err = p.fanOuts(sql, s.Pos, copies); err != nil {
+		return nil, err
 	}
 	return cc, nil
 }

@@ -234,10 +234,15 @@ func Key(v Value) string {
 // values, whatever bytes the values hold (a separator between keys would
 // not do: "p\x01" then "q" against "p" then "\x01q").
 func AppendKey(b []byte, v Value) []byte {
-	k := Key(v)
-	b = strconv.AppendInt(b, int64(len(k)), 10)
+	return AppendLengthPrefixed(b, Key(v))
+}
+
+// AppendLengthPrefixed appends s behind its length, so that texts laid
+// end to end this way are equal only for equal lists of texts.
+func AppendLengthPrefixed(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
 	b = append(b, ':')
-	return append(b, k...)
+	return append(b, s...)
 }
 
 // Less is a total order for ORDER BY: NULL first, then numbers, text and

@@ -127,12 +127,9 @@ func (p *Printer) csvRows(src Source) (int, error) {
 	n := 0
 	for src.Next() {
 		line = line[:0]
-		for i, v := range src.RawValues() {
-			var text string
-			if v != nil {
-				text = value.Text(v)
-			}
-			line = appendCSVField(line, i, text, v == "")
+		raw := src.RawValues()
+		for i, text := range texts(raw) {
+			line = appendCSVField(line, i, text, raw[i] == "")
 		}
 		if _, err := p.W.Write(append(line, '\n')); err != nil {
 			return n, err
