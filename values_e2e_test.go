@@ -116,6 +116,13 @@ func oddStringRows() (rows []backend.DatasetRow) {
 	}
 	// Two items whose keys read alike laid end to end with a NUL between.
 	rows = append(rows, datasetRow("items", mapping.Row{"k": "q\x00SK=I#a", "s": "b", "v": "1"}), datasetRow("items", mapping.Row{"k": "q", "s": "a\x00SK=I#b", "v": "2"}))
+	// And two whose key attributes' texts read alike with a NUL after each.
+	rows = append(rows, datasetRow("items", mapping.Row{"k": "q\x00I#a", "s": "b", "v": "3"}), datasetRow("items", mapping.Row{"k": "q", "s": "a\x00I#b", "v": "4"}))
+	// Two outer rows whose Queries of pairs (PK P#{v}, SK prefix Q#{g}#)
+	// read alike written name=value with a NUL between, the first with no
+	// pairs, the second with one.
+	rows = append(rows, datasetRow("items", mapping.Row{"k": "r", "s": "1", "v": "x", "g": "w\x00:1=Q#z"}), datasetRow("items", mapping.Row{"k": "r", "s": "2", "v": "x\x00:1=Q#w", "g": "z"}),
+		datasetRow("pairs", mapping.Row{"a": "x\x00:1=Q#w", "b": "z", "d": "1", "w": "r"}))
 	for i, b := range []string{"a", "a ", "a!", "ab", "b", "a\x01", "é", "😀"} {
 		for j, d := range []string{"1", "#", "a#b", "z", " ", "\U0010FFFF\U0010FFFF", "\U0010FFFFz", "#z", "z#1"} {
 			rows = append(rows, datasetRow("pairs", mapping.Row{"a": "x", "b": b, "d": d, "w": strconv.Itoa(i*10 + j)}))
@@ -239,6 +246,7 @@ func oddStringSelects() []testkit.Select {
 		"SELECT s, v, g, n, f FROM items WHERE k = 'p'", "SELECT DISTINCT g, f FROM items WHERE k = 'p'", "SELECT s FROM items WHERE k = 'p' AND v > s",
 		"SELECT g, COUNT(*), MIN(s), MAX(s), MIN(v), MAX(v), COUNT(v), COUNT(DISTINCT v) FROM items WHERE k = 'p' GROUP BY g",
 		"SELECT i.s, j.s, j.v FROM items i JOIN items j ON j.k = 'q' AND j.s = i.v WHERE i.k = 'p'",
+		"SELECT i.s, p.b, p.d FROM items i JOIN pairs p ON p.a = i.v AND p.b = i.g WHERE i.k = 'r'",
 		"SELECT i.s, j.k, j.s FROM items i JOIN items j ON j.g = i.v WHERE i.k = 'p'",
 		"SELECT i.s, p.b, p.d FROM items i LEFT JOIN pairs p ON p.a = 'x' AND p.b = i.v AND p.d = 'a#b' WHERE i.k = 'p'",
 		"SELECT i.s FROM items i WHERE i.k = 'p' AND i.v NOT IN (SELECT j.s FROM items j WHERE j.k = 'q')",
@@ -258,6 +266,8 @@ func oddStringSelects() []testkit.Select {
 	// The two items whose keys read alike end to end, read together.
 	add("SELECT k, s, v FROM items WHERE k IN (?, ?) AND s IN (?, ?)", "q", "q\x00SK=I#a", "b", "a\x00SK=I#b")
 	add("SELECT k, s, v FROM items WHERE (k = ? AND s = ?) OR (k = ? AND s = ?)", "q", "a\x00SK=I#b", "q\x00SK=I#a", "b")
+	add("SELECT k, s, v FROM items WHERE k IN (?, ?) AND s IN (?, ?)", "q", "q\x00I#a", "b", "a\x00I#b")
+	add("SELECT k, s, v FROM items WHERE (k = ? AND s = ?) OR (k = ? AND s = ?)", "q", "a\x00I#b", "q\x00I#a", "b")
 	// MySQL's spellings, with SQLite's where they differ.
 	for _, c := range [][2]string{
 		{`s = 'a\\b'`, `s = 'a\b'`}, {`s = "a\"b"`, `s = 'a"b'`}, {`s = 'a\'b'`, `s = 'a''b'`}, {`s = 'a\%'`}, {`s LIKE 'a\%'`, `s LIKE 'a\%' ESCAPE '\'`},

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -62,12 +61,7 @@ func newBatchSide(r *run, bg *planner.BatchGet) *batchSide {
 // id identifies an item, or a key asked for, by the attributes that
 // tell the items apart.
 func (s *batchSide) id(item map[string]types.AttributeValue) string {
-	var b strings.Builder
-	for _, attr := range s.attrs {
-		b.WriteString(mapping.Text(item[attr]))
-		b.WriteByte(0)
-	}
-	return b.String()
+	return mapping.KeyID(item, s.attrs)
 }
 
 func (s *batchSide) ahead() (first, most int) {

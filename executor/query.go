@@ -4,7 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -13,6 +13,7 @@ import (
 	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 func (r *run) getItem(ctx context.Context, g *planner.GetItem) ([]tuple, error) {
@@ -241,20 +242,18 @@ func (s *querySide) rows(w *waiting) []tuple {
 }
 
 // requestID tells apart the Queries of two outer rows: the same text and
-// values send the same request. Only key values vary from row to row.
+// values send the same request. Only key values vary from row to row;
+// each part goes behind its length, since a value may hold any byte.
 func requestID(ins []*dynamodb.QueryInput) string {
-	var b strings.Builder
+	var b []byte
 	for _, in := range ins {
-		b.WriteString(aws.ToString(in.IndexName))
-		b.WriteByte(0)
-		b.WriteString(aws.ToString(in.KeyConditionExpression))
+		b = value.AppendLengthPrefixed(b, aws.ToString(in.IndexName))
+		b = value.AppendLengthPrefixed(b, aws.ToString(in.KeyConditionExpression))
+		b = strconv.AppendInt(b, int64(len(in.ExpressionAttributeValues)), 10)
 		for _, name := range slices.Sorted(maps.Keys(in.ExpressionAttributeValues)) {
-			b.WriteByte(0)
-			b.WriteString(name)
-			b.WriteByte('=')
-			b.WriteString(mapping.Text(in.ExpressionAttributeValues[name]))
+			b = value.AppendLengthPrefixed(b, name)
+			b = value.AppendLengthPrefixed(b, mapping.Text(in.ExpressionAttributeValues[name]))
 		}
-		b.WriteByte(1)
 	}
-	return b.String()
+	return string(b)
 }

@@ -205,8 +205,14 @@ func (e *Entity) decode(item map[string]types.AttributeValue, strict bool) (Row,
 // reads of one item and only for them, each key value behind its length
 // (a value may hold any character, a separator too).
 func (m *Mapping) ItemID(item map[string]types.AttributeValue) string {
+	return KeyID(item, m.BaseKeyAttrs())
+}
+
+// KeyID is ItemID over the key attributes attrs only (those that tell
+// apart the items a read can return).
+func KeyID(item map[string]types.AttributeValue, attrs []string) string {
 	var b []byte
-	for _, attr := range m.BaseKeyAttrs() {
+	for _, attr := range attrs {
 		b = value.AppendLengthPrefixed(b, Text(item[attr]))
 	}
 	return string(b)
