@@ -160,9 +160,13 @@ func (s *batchSide) decode(ks *keyState, li int) mapping.Row {
 	}
 	var row mapping.Row
 	if item, ok := ks.j.byID[ks.id]; ok {
-		if ts := s.r.classify(s.bg, []map[string]types.AttributeValue{item}, s.reads[li]); len(ts) > 0 {
-			row = ts[0][s.reads[li][0].Slot]
+		var e *mapping.Entity
+		e, row = classifyItem(item, s.reads[li])
+		claimed := 0
+		if e != nil {
+			claimed = 1
 		}
+		s.r.log.add(s.bg, s.reads[li], 1, claimed)
 	}
 	if ks.rows == nil {
 		ks.rows = map[int]mapping.Row{}

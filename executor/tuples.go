@@ -168,32 +168,22 @@ func (e tupleEnv) aggregate(*parser.Func) value.Value { return nil }
 // statement are counted against the step (see readLog), never dropped
 // unseen.
 func (r *run) classify(step planner.Node, items []map[string]types.AttributeValue, reads []planner.Read) []tuple {
-	entities := make([]*mapping.Entity, 0, len(reads))
-	for _, rd := range reads {
-		entities = append(entities, rd.Of)
-	}
-	m := entities[0].Mapping() // one request reads one table
-	var out []tuple
+	out := make([]tuple, 0, len(items))
+	// The tuples are cut from one allocation: an item fills at most one
+	// per read.
+	slab := make(tuple, 0, len(items)*len(reads)*len(r.slots))
 	claimed := 0
 	for _, item := range items {
-		var e *mapping.Entity
-		var row mapping.Row
-		if len(reads) == 1 && reads[0].Alone {
-			// No other entity's item can come back: the keys read need
-			// only fit (they may be none).
-			if r, ok := reads[0].Of.Claim(item); ok {
-				e, row = reads[0].Of, r
-			}
-		} else if e = m.Classify(item, entities); e != nil {
-			row = e.Decode(item)
-		}
+		e, row := classifyItem(item, reads)
 		if e == nil {
 			continue
 		}
 		claimed++
 		for _, rd := range reads {
 			if rd.Of == e {
-				t := r.empty()
+				n := len(slab)
+				slab = slab[:n+len(r.slots)]
+				t := slab[n : n+len(r.slots) : n+len(r.slots)]
 				t[rd.Slot] = row
 				out = append(out, t)
 			}
@@ -201,6 +191,29 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	}
 	r.log.add(step, reads, len(items), claimed)
 	return out
+}
+
+// classifyItem returns the entity of reads that item belongs to and its
+// row, or nil.
+func classifyItem(item map[string]types.AttributeValue, reads []planner.Read) (*mapping.Entity, mapping.Row) {
+	if len(reads) == 1 && reads[0].Alone {
+		// No other entity's item can come back: the keys read need
+		// only fit (they may be none).
+		if row, ok := reads[0].Of.Claim(item); ok {
+			return reads[0].Of, row
+		}
+		return nil, nil
+	}
+	var entities [4]*mapping.Entity
+	candidates := entities[:0]
+	for _, rd := range reads {
+		candidates = append(candidates, rd.Of)
+	}
+	e := candidates[0].Mapping().Classify(item, candidates) // one request reads one table
+	if e == nil {
+		return nil, nil
+	}
+	return e, e.Decode(item)
 }
 
 // readLog counts, per read step, the items DynamoDB returned and those an

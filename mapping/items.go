@@ -146,7 +146,7 @@ func (m *Mapping) Classify(item map[string]types.AttributeValue, candidates []*E
 
 func (e *Entity) matchesBaseKey(item map[string]types.AttributeValue) bool {
 	for _, attr := range e.m.BaseKeyAttrs() {
-		if _, ok := e.keys[attr].Parse(item[attr]); !ok {
+		if !e.keys[attr].parseInto(item[attr], nil) {
 			return false
 		}
 	}
@@ -211,7 +211,8 @@ func (m *Mapping) ItemID(item map[string]types.AttributeValue) string {
 // KeyID is ItemID over the key attributes attrs only (those that tell
 // apart the items a read can return).
 func KeyID(item map[string]types.AttributeValue, attrs []string) string {
-	var b []byte
+	var buf [96]byte // most keys fit: one allocation, the string
+	b := buf[:0]
 	for _, attr := range attrs {
 		b = value.AppendLengthPrefixed(b, Text(item[attr]))
 	}

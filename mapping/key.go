@@ -111,8 +111,9 @@ func (k *Key) Parse(av types.AttributeValue) (Row, bool) {
 }
 
 // parseInto is Parse adding the columns to row, where row does not have
-// them yet; it adds nothing when av is not a value of this key. Reads
-// call it for every key of every item, so it allocates nothing else.
+// them yet; it adds nothing when av is not a value of this key, and with
+// a nil row only reports whether av is one. Reads call it for every key
+// of every item, so it allocates nothing but the values it adds.
 func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 	switch x := av.(type) {
 	case *types.AttributeValueMemberN:
@@ -120,12 +121,16 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 		if k.Type != KeyN || !ok {
 			return false
 		}
-		setOnce(row, k.Parts[0].Column, n)
+		if _, have := row[k.Parts[0].Column]; row != nil && !have {
+			row[k.Parts[0].Column] = n
+		}
 	case *types.AttributeValueMemberB:
 		if k.Type != KeyB {
 			return false
 		}
-		setOnce(row, k.Parts[0].Column, value.Binary(x.Value))
+		if _, have := row[k.Parts[0].Column]; row != nil && !have {
+			row[k.Parts[0].Column] = value.Binary(x.Value)
+		}
 	case *types.AttributeValueMemberS:
 		if k.Type != KeyS {
 			return false
@@ -135,42 +140,38 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 		if !ok {
 			return false
 		}
-		// Every text is checked before any goes into row.
-		var valBuf [8]value.Value
-		vals := valBuf[:0]
+		// Every text is checked before any goes into row; texts holds
+		// one per column part.
+		i := 0
 		for _, p := range k.Parts {
 			if p.Column == "" {
 				continue
 			}
-			text := texts[len(vals)]
-			if k.columns[p.Column] != "N" {
-				vals = append(vals, text)
+			if k.columns[p.Column] == "N" {
+				if n, ok := value.ParseNumber(texts[i]); !ok || string(n) != texts[i] {
+					return false // not the key this number renders: no lookup would find it
+				}
+			}
+			i++
+		}
+		i = 0
+		for _, p := range k.Parts {
+			if p.Column == "" {
 				continue
 			}
-			n, ok := value.ParseNumber(text)
-			if !ok || string(n) != text {
-				return false // not the key this number renders: no lookup would find it
+			if _, have := row[p.Column]; row != nil && !have {
+				if k.columns[p.Column] == "N" {
+					row[p.Column] = value.Number(texts[i])
+				} else {
+					row[p.Column] = texts[i]
+				}
 			}
-			vals = append(vals, n)
-		}
-		i := 0
-		for _, p := range k.Parts {
-			if p.Column != "" {
-				setOnce(row, p.Column, vals[i])
-				i++
-			}
+			i++
 		}
 	default:
 		return false
 	}
 	return true
-}
-
-// setOnce sets row's column col to v unless it holds a value already.
-func setOnce(row Row, col string, v value.Value) {
-	if _, have := row[col]; !have {
-		row[col] = v
-	}
 }
 
 // ReadsBack reports whether v, as column col's value, is read back as
