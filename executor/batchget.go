@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -108,7 +109,14 @@ func (s *batchSide) flush(ctx context.Context, last bool) {
 		run = s.r.runJob
 	}
 	run(ctx, j, func(ctx context.Context) error {
-		ids := slices.Sorted(maps.Keys(keys))
+		ids := slices.SortedFunc(maps.Keys(keys), func(a, b string) int {
+			for _, attr := range s.attrs {
+				if c := strings.Compare(mapping.Text(keys[a][attr]), mapping.Text(keys[b][attr])); c != 0 {
+					return c
+				}
+			}
+			return 0
+		})
 		chunk := make([]map[string]types.AttributeValue, len(ids))
 		for i, id := range ids {
 			chunk[i] = keys[id]
