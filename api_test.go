@@ -409,7 +409,8 @@ func TestControlStatementsPointAtBegin(t *testing.T) {
 	for _, sql := range []string{"BEGIN", "COMMIT", "ROLLBACK"} {
 		_, qerr := fx.DB.Query(ctx, sql)
 		_, xerr := fx.DB.Exec(ctx, sql)
-		for _, err := range []error{qerr, xerr} {
+		_, txerr := fx.DB.Begin().Exec(ctx, sql) // not "reads inside a transaction"
+		for _, err := range []error{qerr, xerr, txerr} {
 			if !errors.Is(err, dynosql.ErrUnsupported) || !strings.Contains(err.Error(), "a transaction is a Tx") {
 				t.Errorf("%s: %v, want a refusal pointing at DB.Begin", sql, err)
 			}
@@ -445,6 +446,86 @@ func TestACommitWithAnEndedContextSaysNothingWasSent(t *testing.T) {
 	_, err := tx.Commit(ctx)
 	if !errors.Is(err, dynosql.ErrCanceled) || strings.Contains(err.Error(), "may or may not") || !strings.Contains(err.Error(), "not sent") {
 		t.Errorf("Commit with an ended context: %v", err)
+	}
+	// The transaction is still open, as the hint says: a Commit with a
+	// live context writes it.
+	if res, err := tx.Commit(context.Background()); err != nil || res.RowsAffected != 1 {
+		t.Errorf("the Commit the hint suggests: %v, %v", res, err)
+	}
+	if rows, err := queryAll(fx.DB, "SELECT title FROM courses WHERE id = 'late'"); err != nil || len(rows) != 1 {
+		t.Errorf("the course the transaction inserted: %v, %v", rows, err)
+	}
+}
+
+// Binary values are copied on the way in and out: a plan the cache keeps
+// for a statement must not hold the caller's buffer (a later call with
+// equal bytes would read what the buffer holds by then), and a []byte a
+// row hands out must not be the cached plan's own.
+func TestBinariesAreTheCallersOwn(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	ctx := context.Background()
+	const sel = "SELECT ? FROM students WHERE id = 'a91'"
+	first := func(args ...any) value.Value {
+		t.Helper()
+		rows, err := queryAll(fx.DB, sel, args...)
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("%s %v: %v, %v", sel, args, rows, err)
+		}
+		return rows[0][0]
+	}
+	buf := value.Binary("aa")
+	first(buf)
+	buf[0] = 'z' // the caller reuses its buffer
+	if got := first(value.Binary("aa")); string(got.(value.Binary)) != "aa" {
+		t.Errorf("value.Binary argument: got %q, want \"aa\"", got)
+	}
+
+	rows, err := fx.DB.Query(ctx, sel, []byte("bb"))
+	if err != nil || !rows.Next() {
+		t.Fatal(err)
+	}
+	var out any
+	if err := rows.Scan(&out); err != nil {
+		t.Fatal(err)
+	}
+	out.([]byte)[0] = 'z'
+	_ = rows.Close()
+	if got := first([]byte("bb")); string(got.(value.Binary)) != "bb" {
+		t.Errorf("[]byte argument after a caller changed the []byte its Scan gave: got %q, want \"bb\"", got)
+	}
+
+	// A binary scans into a *string as its bytes, as database/sql gives.
+	rows, err = fx.DB.Query(ctx, sel, []byte{0xff, 0, 'a'})
+	if err != nil || !rows.Next() {
+		t.Fatal(err)
+	}
+	var text string
+	if err := rows.Scan(&text); err != nil || text != "\xff\x00a" {
+		t.Errorf("Scan(*string) of X'ff0061': %q, %v; want its bytes", text, err)
+	}
+	_ = rows.Close()
+
+	// Written: an UPDATE stores the bytes of its own call.
+	blobs := testkit.LoadText(t, embedded, `
+table: Blobs
+partition_key: PK
+sort_key: SK
+entities:
+  things:
+    keys: {PK: "T#{g}", SK: "{k}"}
+    columns: {g: S, k: S, b: B}
+`, `{"entity":"things","row":{"g":"g","k":"k"}}`+"\n")
+	const upd = "UPDATE things SET b = ? WHERE g = 'g' AND k = 'k'"
+	blob := value.Binary{1, 2, 3}
+	if _, err := blobs.DB.Exec(ctx, upd, blob); err != nil {
+		t.Fatal(err)
+	}
+	copy(blob, []byte{9, 9, 9})
+	if _, err := blobs.DB.Exec(ctx, upd, value.Binary{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := queryAll(blobs.DB, "SELECT b FROM things WHERE g = 'g' AND k = 'k'"); err != nil || len(rows) != 1 || string(rows[0][0].(value.Binary)) != "\x01\x02\x03" {
+		t.Errorf("stored %v (%v), want the bytes [1 2 3] this UPDATE was given", rows, err)
 	}
 }
 

@@ -143,7 +143,11 @@ func scanOne(dest any, v value.Value) error {
 	case *any:
 		*d = value.ToGo(v)
 	case *string:
-		*d = value.Text(v)
+		if b, ok := v.(value.Binary); ok {
+			*d = string(b) // its bytes, as database/sql's Scan gives them
+		} else {
+			*d = value.Text(v)
+		}
 	case *[]byte:
 		switch x := v.(type) {
 		case string:
@@ -205,7 +209,7 @@ func DriverValue(v any) any {
 		}
 		return string(x)
 	case value.Binary:
-		return []byte(x)
+		return slices.Clone([]byte(x)) // a sql.Scanner may keep it; the row's may be a cached plan's
 	}
 	b, _ := json.Marshal(value.JSON(v))
 	return string(b)

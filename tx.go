@@ -40,6 +40,9 @@ func (tx *Tx) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 	if tx.done {
 		return Result{}, errs.New(errs.Invalid, "the transaction has ended").WithHint("BEGIN a new one")
 	}
+	if err := notControl(p); err != nil {
+		return Result{}, err
+	}
 	if _, err := tx.db.safety.enter(ctx, p); err != nil {
 		return Result{}, err
 	}
@@ -65,12 +68,13 @@ func (tx *Tx) Commit(ctx context.Context) (Result, error) {
 	if tx.done {
 		return Result{}, errs.New(errs.Invalid, "the transaction has ended").WithHint("BEGIN a new one")
 	}
-	tx.done = true
 	if err := ctx.Err(); err != nil {
-		// Ended before anything was sent: nothing may have landed.
+		// Ended before anything was sent: nothing landed, and the
+		// transaction stays open for a Commit with a live context.
 		return Result{}, errs.New(errs.Canceled, "the transaction was not sent: %v", err).
-			WithHint("COMMIT with a context that has not ended; nothing was written")
+			WithHint("Commit again with a context that has not ended, or Rollback; nothing was written")
 	}
+	tx.done = true
 	ctx, err := tx.db.safety.enter(ctx, &planner.Plan{Writes: len(tx.plan.Statements) > 0, Verb: "COMMIT", SQL: "COMMIT"})
 	if err != nil {
 		return Result{}, err

@@ -1,9 +1,11 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -27,6 +29,9 @@ type scanIter struct {
 	r     *run
 	s     *planner.Scan
 	pages chan scanPage
+	// ended counts the segments read to their last page: fewer when
+	// the pages channel closes means the context stopped the others.
+	ended atomic.Int32
 	buf   []tuple
 	once  sync.Once
 }
@@ -66,6 +71,7 @@ func (it *scanIter) start(ctx context.Context) {
 					return
 				}
 				if len(out.LastEvaluatedKey) == 0 {
+					it.ended.Add(1)
 					return
 				}
 				in.ExclusiveStartKey = out.LastEvaluatedKey
@@ -85,6 +91,11 @@ func (it *scanIter) next(ctx context.Context) (tuple, error) {
 		select {
 		case p, ok := <-it.pages:
 			if !ok {
+				if int(it.ended.Load()) < it.s.Segments {
+					// A segment stopped part way, its context ended:
+					// the rows so far are not all of them.
+					return nil, backendError("Scan", cmp.Or(ctx.Err(), context.Canceled))
+				}
 				return nil, nil
 			}
 			if p.err != nil {

@@ -455,8 +455,12 @@ func Literal(v Value) string {
 // []any and map[string]any (lists and maps), or a Value itself.
 func FromGo(a any) (Value, error) {
 	switch x := a.(type) {
-	case nil, string, bool, StringSet, Binary:
+	case nil, string, bool:
 		return x, nil
+	case Binary: // copied, as []byte is: a cached plan outlives the call
+		return slices.Clone(x), nil
+	case StringSet:
+		return slices.Clone(x), nil
 	case Number:
 		return goNumber(string(x))
 	case NumberSet:
@@ -530,8 +534,8 @@ func goNumber(s string) (Value, error) {
 // type unchanged.
 func ToGo(v Value) any {
 	switch x := v.(type) {
-	case Binary:
-		return []byte(x)
+	case Binary: // the caller's own: a row's value may be a cached plan's
+		return []byte(slices.Clone(x))
 	case Number:
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return i
@@ -553,7 +557,7 @@ func ToGo(v Value) any {
 		}
 		return m
 	case StringSet:
-		return []string(x)
+		return []string(slices.Clone(x))
 	case NumberSet:
 		l := make([]any, len(x))
 		for i, e := range x {
