@@ -130,6 +130,11 @@ func (m *Mapping) checkEntity(e *Entity) error {
 			return m.fail(where+".keys."+attr, "%s is not a key attribute of %s or of its indexes", attr, m.Table)
 		}
 		t, err := ParseTemplate(raw)
+		if e.raw {
+			// A raw key attribute is its own column, whatever its name
+			// holds ('#', braces): no text to parse.
+			t, err = &Template{Raw: raw, Parts: []Part{{Column: attr}}}, nil
+		}
 		if err != nil {
 			return m.fail(where+".keys."+attr, "%v", err)
 		}

@@ -308,7 +308,26 @@ func (e *Entity) SetInPlace(col string) bool {
 		}
 		found = true
 	}
-	return found
+	if !found {
+		return false
+	}
+	// An item out of a sparse index was written without any of that
+	// index's key attributes: setting this one alone would leave out a
+	// templated one (GSI1PK: "G#{game}"), and the item out of the index.
+	for _, p := range e.paths {
+		if !p.Optional || (p.PKAttr != col && p.SKAttr != col) {
+			continue
+		}
+		for _, other := range []string{p.PKAttr, p.SKAttr} {
+			if other == "" || other == col || !e.optAttrs[other] {
+				continue
+			}
+			if k := e.keys[other]; k != nil && k.Raw != "{"+other+"}" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ColumnNames returns the entity's columns, sorted, with the columns of its

@@ -161,6 +161,10 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 		}
 		if q.CountOnly {
 			in.Select = types.SelectCount
+		} else if q.Local && in.ProjectionExpression == nil {
+			// A local index without a projection returns only what it
+			// projects; every attribute must be asked for.
+			in.Select = types.SelectAllAttributes
 		}
 		ins = append(ins, in)
 	}
