@@ -203,13 +203,16 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 			}
 			if ok1 && ok2 && c.Name == a.Column && c.Table == alias && (v.Op == '+' || v.Op == '-') {
 				if typ != "N" {
-					what := "an attribute the mapping does not declare"
-					if typ != "" {
+					what, hint := "an attribute the mapping does not declare", fmt.Sprintf("declare %s: N among the columns of %s in the mapping", a.Column, e.Name)
+					switch {
+					case typ != "":
 						what = "of type " + typ
+					case e.Raw():
+						what = "an attribute of a table read without a mapping, whose type dynosql cannot know"
+						hint = fmt.Sprintf("give the table a mapping that declares %s: N (dynosql mapping draft --table %s writes a first one)", a.Column, e.Name)
 					}
 					return nil, errs.New(errs.Unsupported, "SET %s = %s: arithmetic needs a number column, and %s is %s",
-						a.Column, parser.Format(a.Expr), a.Column, what).At(sc.sql, -1).
-						WithHint("declare %s: N among the columns of %s in the mapping", a.Column, e.Name)
+						a.Column, parser.Format(a.Expr), a.Column, what).At(sc.sql, -1).WithHint("%s", hint)
 				}
 				out = append(out, &Assign{Column: a.Column, Expr: &parser.Arith{Op: v.Op, L: c, R: n}})
 				continue
