@@ -1,23 +1,12 @@
 package dynosql_test
 
-import (
-	"context"
-	"strings"
-	"testing"
-
-	"github.com/dynosql/dynosql/internal/testkit"
-)
-
 // indexShapes are mapped designs of the shapes people bring: numbers in
 // sort keys (alone, inside a string, two in one key), local indexes
 // (composite, keys-only), sparse global indexes keyed by a column in
 // place, keys-only and INCLUDE global indexes, typed entities. Each has
 // rows, and statements, reads and writes in order, whose answers and
-// counts must be SQLite's.
-var indexShapes = []struct {
-	name, mapping, rows string
-	stmts               []string
-}{
+// counts must be SQLite's (TestKeyShapesAgreeWithSQLite).
+var indexShapes = []keyShape{
 	{
 		name: "a number inside a string sort key",
 		mapping: `
@@ -361,34 +350,4 @@ entities:
 			"SELECT id FROM todos WHERE status = 'open' AND due > '2024-01-15'",
 		},
 	},
-}
-
-func TestIndexShapesAgreeWithSQLite(t *testing.T) {
-	for _, shape := range indexShapes {
-		for _, b := range testkit.Backends() {
-			t.Run(shape.name+"/"+b.Name, func(t *testing.T) {
-				t.Parallel()
-				fx := testkit.LoadText(t, b, shape.mapping, shape.rows)
-				ctx := context.Background()
-				for _, sql := range shape.stmts {
-					if !strings.HasPrefix(sql, "SELECT") {
-						res, err := fx.DB.Exec(ctx, sql)
-						if err != nil {
-							t.Errorf("%s: %v", sql, err)
-							continue
-						}
-						want, err := fx.Oracle.Exec(sql)
-						if err != nil {
-							t.Fatalf("sqlite: %s: %v", sql, err)
-						}
-						if res.RowsAffected != want {
-							t.Errorf("%s: %d rows affected, SQLite %d", sql, res.RowsAffected, want)
-						}
-						continue
-					}
-					t.Run(sql, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: sql}) })
-				}
-			})
-		}
-	}
 }
