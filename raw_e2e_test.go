@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql"
-	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/ddblocal"
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/value"
 )
 
