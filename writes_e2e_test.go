@@ -1232,3 +1232,25 @@ func TestAnUpdateByKeyWithoutAnswerSaysItMayHaveLanded(t *testing.T) {
 		t.Errorf("got %v, want the row named as maybe updated, and the REPAIR COPIES", err)
 	}
 }
+
+// An empty string in an index key attribute that is the column itself
+// (status: "{status}") is refused by UPDATE before anything is sent
+// ("cannot be empty"); INSERT of a row that stays out of the index (due
+// NULL) writes status as a plain attribute, which DynamoDB refuses
+// empty: the INSERT is refused before sending too.
+func TestAnInsertOfAnEmptyInPlaceIndexKeyIsRefused(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, numberKeysTxDesign, numberKeysTxRows)
+			ctx := context.Background()
+			_, uerr := fx.DB.Exec(ctx, "UPDATE items SET status = '' WHERE acct = 'a' AND n = 3")
+			_, ierr := fx.DB.Exec(ctx, "INSERT INTO items (acct, n, status) VALUES ('a', 9, '')")
+			if !errors.Is(uerr, dynosql.ErrInvalid) {
+				t.Fatalf("UPDATE: %v", uerr)
+			}
+			if !errors.Is(ierr, dynosql.ErrInvalid) {
+				t.Errorf("INSERT of status '' : %v; want it refused before sending, as the UPDATE is (%v)", ierr, uerr)
+			}
+		})
+	}
+}

@@ -326,14 +326,38 @@ func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result
 	}
 	if i := firstFailed(reasons); i >= 0 {
 		st := t.Statements[owner[i]]
+		why := "missing, already there, or failing its WHERE"
+		if col := nullArith(st, reasons[i].Item); col != "" {
+			why = fmt.Sprintf("there, but its %s is NULL: SQL leaves NULL + n NULL, and DynamoDB cannot add to a missing attribute in a transaction, which reads nothing first; run this UPDATE outside the transaction", col)
+		}
 		return &Result{}, &errs.ConditionFailedError{Base: errs.New(errs.Conflict,
-			"statement %d of the transaction (%s) found its row not as it requires (missing, already there, or failing its WHERE); nothing was written",
-			owner[i]+1, oneLineSQL(st.SQL)), Entity: entityOf(st).Name, Key: keyStrings(baseKeyOf(entityOf(st), in.TransactItems[i]))}
+			"statement %d of the transaction (%s) found its row not as it requires (%s); nothing was written",
+			owner[i]+1, oneLineSQL(st.SQL), why), Entity: entityOf(st).Name, Key: keyStrings(baseKeyOf(entityOf(st), in.TransactItems[i]))}
 	}
 	if rejected(reasons, err) {
 		return &Result{}, note(err, "nothing was written")
 	}
 	return &Result{}, note(err, "DynamoDB gave no answer: the transaction may or may not have been written (all of it or none); SELECT to see")
+}
+
+// nullArith returns the column an UPDATE of a transaction adds to that
+// the item it failed on (found, as the cancellation returned it) does not
+// hold, or "": the guard that the column exists failed, not the WHERE.
+func nullArith(st *planner.Plan, found map[string]types.AttributeValue) string {
+	u, ok := st.Root.(*planner.UpdateRows)
+	if !ok || len(found) == 0 || !isEntitys(u.Entity, found) {
+		return ""
+	}
+	old := u.Entity.Decode(found)
+	if !holds(u.Cond, old) {
+		return ""
+	}
+	for _, a := range u.Set {
+		if c, _, _, ok := a.Arith(); ok && old[c.Name] == nil {
+			return c.Name
+		}
+	}
+	return ""
 }
 
 func oneLineSQL(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -442,6 +442,16 @@ func (m *Mapping) checkCopies(e *Entity) error {
 		if srcKey := src.BaseKeyColumns(); len(srcKey) != 1 {
 			return m.fail(where+".from", "%s is keyed by %v; a copy needs a source keyed by one column", srcName, srcKey)
 		}
+		// A fan-out sets the copy attribute alone: a key template built
+		// from it would keep the old value (and the item its old place in
+		// the index), and reads parse the column back from that key.
+		for _, attr := range e.keyAttrs {
+			if k := e.keys[attr]; k != nil && slices.Contains(k.Columns(), col) {
+				return m.fail(where, "%s is part of the key %s = %q of %s, which a change of %s would leave stale",
+					col, attr, k.Raw, e.Name, spec.From).
+					WithHint("key the index by another column, or keep %s out of the copies and join %s instead", col, srcName)
+			}
+		}
 		c := &Copy{Column: col, Source: src, SourceColumn: srcCol, KeyColumn: spec.Key, Copier: e}
 		for _, p := range e.paths {
 			if cols := p.PK.Columns(); len(cols) == 1 && cols[0] == spec.Key && !p.Optional {

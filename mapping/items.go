@@ -26,10 +26,18 @@ func (e *Entity) Item(row Row) (map[string]types.AttributeValue, error) {
 	}
 	skip := e.sparseAttrs(row)
 	for _, attr := range e.KeyAttrs() {
+		k := e.keys[attr]
 		if skip[attr] {
+			// An index key attribute that is the column itself is
+			// written as the column even when the row stays out of the
+			// index: it must still be a value a key can hold.
+			if _, ok := it[attr]; ok {
+				if _, err := k.Value(row); err != nil {
+					return nil, e.keyError(k, row, err)
+				}
+			}
 			continue
 		}
-		k := e.keys[attr]
 		av, err := k.Value(row)
 		if err != nil {
 			return nil, e.keyError(k, row, err)

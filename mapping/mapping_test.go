@@ -203,3 +203,36 @@ func TestAnOptionalIndexMustHoldAColumnOfItsOwn(t *testing.T) {
 		})
 	}
 }
+
+// A copied column inside a key template is refused: a fan-out sets the
+// copy attribute alone, so the key (and the item's place in the index)
+// would keep the old value, and reads parse the column back from the key.
+func TestACopyInsideAKeyTemplateIsRefused(t *testing.T) {
+	const blog = `
+table: Blog
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
+  ByName: {partition_key: GSI2PK, sort_key: GSI2SK}
+entities:
+  users:
+    keys: {PK: "U#{id}", SK: "U"}
+    columns: {id: S, name: S}
+  posts:
+    keys: {PK: "P#{pid}", SK: "P", GSI1PK: "U#{authorId}", GSI1SK: "P#{pid}", GSI2PK: "N#{authorName}", GSI2SK: "P#{pid}"}
+    columns: {pid: S, authorId: S, authorName: S, title: S}
+    optional: [ByName]
+    copies:
+      authorName: {from: users.name, key: authorId}
+`
+	_, err := mapping.Parse("blog.yaml", []byte(blog))
+	for _, w := range []string{"blog.yaml", "entities.posts.copies.authorName", `part of the key GSI2PK = "N#{authorName}"`} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("Parse: %v; want a refusal mentioning %q", err, w)
+		}
+	}
+	if _, err := mapping.Parse("blog.yaml", []byte(strings.Replace(blog, `GSI2PK: "N#{authorName}"`, `GSI2PK: "N#{title}"`, 1))); err != nil {
+		t.Errorf("the same mapping with the index keyed by title: %v", err)
+	}
+}

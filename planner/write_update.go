@@ -194,29 +194,32 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 				At(sql, s.Pos).WithHint("INSERT the new %s row, then UPDATE the copies' %s", e.Name, cs[0].KeyColumn)
 		}
 	}
+	// A copy whose key column the statement sets is read again from its
+	// new source: that takes a rewrite of the item, even where the key
+	// column alone could be set in place.
+	var fills []*mapping.Copy
+	for _, col := range sortedNames(e.Copies) {
+		c := e.Copies[col]
+		if slices.ContainsFunc(set, func(a *Assign) bool { return a.Column == c.KeyColumn }) {
+			fills = append(fills, c)
+		}
+	}
 	move := slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return p.opts.Quirks.NoIndexKeyUpdate || !e.SetInPlace(c) }) ||
-		(p.opts.Quirks.NoRemove && removes(set))
+		(p.opts.Quirks.NoRemove && removes(set)) || len(fills) > 0
 	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", true)
 	if err != nil {
 		return nil, err
 	}
 	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move,
 		ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set), MaxAffected: p.opts.MaxAffected}
-	u.ForQuirks = u.Rewrites() && !slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return !e.SetInPlace(c) })
+	u.ForQuirks = u.Rewrites() && len(fills) == 0 && !slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return !e.SetInPlace(c) })
 	u.Reinsert = p.reinserts(e, u)
 	if t.key != nil {
 		u.Key = t.key
 	} else {
 		u.Read, u.Slots, u.Unchanged = t.read, t.slots, t.unchanged
 	}
-	if move {
-		for _, col := range sortedNames(e.Copies) {
-			c := e.Copies[col]
-			if slices.ContainsFunc(set, func(a *Assign) bool { return a.Column == c.KeyColumn }) {
-				u.Fills = append(u.Fills, c)
-			}
-		}
-	}
+	u.Fills = fills
 	u.FanOuts = fanOuts
 	return u, nil
 }
