@@ -193,13 +193,19 @@ func inList(e parser.Expr, alias string) (inCond, bool) {
 	seen := map[string]bool{}
 	for _, v := range in.List {
 		l, ok := v.(*parser.Literal)
-		if !ok || l.Value == nil {
+		if !ok {
 			return inCond{}, false
+		}
+		if l.Value == nil {
+			continue // NULL equals nothing: c IN (x, NULL) keeps what c = x keeps
 		}
 		if k := value.Key(l.Value); !seen[k] {
 			seen[k] = true
 			vals = append(vals, l)
 		}
+	}
+	if len(vals) == 0 {
+		return inCond{}, false
 	}
 	return inCond{col: c.Name, values: vals}, true
 }

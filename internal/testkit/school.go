@@ -33,6 +33,10 @@ var SchoolSelects = []Select{
 	{SQL: "SELECT * FROM students WHERE id = 'a91'"},
 	{SQL: "SELECT * FROM students WHERE id = 'nobody'"},
 	{SQL: "SELECT name, email FROM students WHERE id IN ('a91', 'c12', 'nobody')"},
+	// A NULL in a key's IN list matches nothing; the other values still
+	// bind the key (it was taken for an unbound key, a Scan).
+	{SQL: "SELECT name FROM students WHERE id IN ('a91', NULL)"},
+	{SQL: "SELECT name FROM students WHERE id = 'a91' OR id = NULL"},
 	{SQL: "SELECT s.name, c.title, e.grade FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id WHERE s.id = 'a91'"},
 	{SQL: "SELECT s.name, c.title, e.grade FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id WHERE c.id = 'math204'"},
 	{SQL: "SELECT s.name, c.title, e.grade FROM courses c JOIN enrollments e ON c.id = e.course_id JOIN students s ON s.id = e.student_id WHERE s.id = 'a91'"},
