@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,7 +108,13 @@ type keyShape struct {
 	stmts               []string
 }
 
-const sqliteSpelling = " -- sqlite: "
+// sqliteSpelling and copiesUpdated end a statement of a keyShape: SQLite's
+// spelling of it ("-" for none: REPAIR COPIES), and how many copies a
+// write must report updated.
+const (
+	sqliteSpelling = " -- sqlite: "
+	copiesUpdated  = " -- copies: "
+)
 
 // keyShapes are key designs real tables have that planned wrong before
 // (quiet wrong answers found by review), each with rows and statements,
@@ -362,10 +369,10 @@ entities:
 	},
 }
 
-// Each statement of keyShapes, indexShapes and writeShapes, in order, returns SQLite's rows or
+// Each statement of keyShapes, indexShapes, writeShapes and copyShapes, in order, returns SQLite's rows or
 // changes the same number of rows as SQLite, on every backend.
 func TestKeyShapesAgreeWithSQLite(t *testing.T) {
-	for _, shape := range slices.Concat(keyShapes, indexShapes, writeShapes) {
+	for _, shape := range slices.Concat(keyShapes, indexShapes, writeShapes, copyShapes) {
 		for _, b := range testkit.Backends() {
 			t.Run(shape.name+"/"+b.Name, func(t *testing.T) {
 				t.Parallel()
@@ -377,11 +384,18 @@ func TestKeyShapesAgreeWithSQLite(t *testing.T) {
 				}
 				ctx := context.Background()
 				for _, stmt := range shape.stmts {
+					stmt, copies, counted := strings.Cut(stmt, copiesUpdated)
 					sql, sqlite, _ := strings.Cut(stmt, sqliteSpelling)
 					if !strings.HasPrefix(sql, "SELECT") {
 						res, err := fx.DB.Exec(ctx, sql)
 						if err != nil {
 							t.Fatalf("%s: %v", sql, err)
+						}
+						if counted && strconv.FormatInt(res.CopiesUpdated, 10) != copies {
+							t.Errorf("%s: %d copies updated, want %s", sql, res.CopiesUpdated, copies)
+						}
+						if sqlite == "-" {
+							continue // nothing for SQLite to do
 						}
 						want, err := fx.Oracle.Exec(cmp.Or(sqlite, sql))
 						if err != nil {

@@ -29,7 +29,7 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 	for i, row := range ins.Rows {
 		rows[i] = cloneRow(row)
 	}
-	if err := ex.fill(ctx, ins.Entity, ins.Fills, rows); err != nil {
+	if err := ex.fill(ctx, ins.Entity, ins.Fills, rows, ins.OnDuplicate == nil); err != nil {
 		return nil, err
 	}
 	items := make([]map[string]types.AttributeValue, len(rows))
@@ -358,10 +358,24 @@ func upsertStopped(err error, ins *planner.InsertRows, rows []mapping.Row, i int
 // fill reads the source of each copy the rows carry (one GetItem per
 // distinct source key, in parallel) and writes its value into the rows;
 // a value the statement gives must agree with the source.
-func (ex *Executor) fill(ctx context.Context, e *mapping.Entity, fills []*mapping.Copy, rows []mapping.Row) error {
+//
+// When the rows are the ones the statement writes (own) and the copy's
+// source is their own entity, a row that copies a row of the statement
+// (itself, or another) takes the value being written, not the one stored
+// (none, for an INSERT).
+func (ex *Executor) fill(ctx context.Context, e *mapping.Entity, fills []*mapping.Copy, rows []mapping.Row, own bool) error {
 	for _, c := range fills {
 		var keys []value.Value
 		seen := map[string]bool{}
+		mine := map[string]value.Value{}
+		if own && c.Source == e {
+			for _, row := range rows {
+				if k := row[c.SourceKeyColumn()]; k != nil {
+					mine[value.Key(k)] = row[c.SourceColumn]
+					seen[value.Key(k)] = true
+				}
+			}
+		}
 		for _, row := range rows {
 			if v := row[c.KeyColumn]; v != nil && !seen[value.Key(v)] {
 				seen[value.Key(v)] = true
@@ -371,6 +385,11 @@ func (ex *Executor) fill(ctx context.Context, e *mapping.Entity, fills []*mappin
 		src, err := ex.sources(ctx, c, keys)
 		if err != nil {
 			return err
+		}
+		for k, v := range mine {
+			if v != nil {
+				src[k] = v
+			}
 		}
 		for _, row := range rows {
 			k := row[c.KeyColumn]

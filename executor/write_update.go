@@ -201,7 +201,7 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	for _, c := range u.Fills {
 		delete(next, c.Column)
 	}
-	if err := ex.fill(ctx, u.Entity, u.Fills, []mapping.Row{next}); err != nil {
+	if err := ex.fill(ctx, u.Entity, u.Fills, []mapping.Row{next}, true); err != nil {
 		return false, nil, err
 	}
 	item, err := u.MovedItem(got.Item, next)

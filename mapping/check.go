@@ -439,8 +439,21 @@ func (m *Mapping) checkCopies(e *Entity) error {
 		if _, ok := e.Columns[spec.Key]; !ok {
 			return m.fail(where+".key", "unknown column %q in %s", spec.Key, e.Name)
 		}
-		if srcKey := src.BaseKeyColumns(); len(srcKey) != 1 {
+		// A fan-out writes the copy attribute alone, and does not fan out
+		// again from it: a copy of a copy would keep the old value when
+		// the first source changes (or the middle one is refilled).
+		if up, ok := src.CopySpecs[srcCol]; ok {
+			return m.fail(where+".from", "%s.%s is itself a copy (of %s), whose changes do not fan out again", srcName, srcCol, up.From).
+				WithHint("copy %s directly, keyed by a column of %s that holds its key, or join %s instead", up.From, e.Name, srcName)
+		}
+		srcKey := src.BaseKeyColumns()
+		if len(srcKey) != 1 {
 			return m.fail(where+".from", "%s is keyed by %v; a copy needs a source keyed by one column", srcName, srcKey)
+		}
+		if kt, st := e.Columns[spec.Key], src.Columns[srcKey[0]]; kt != st {
+			// Copies are found by the key's text: 8 never finds '08'.
+			return m.fail(where+".key", "%s is %s, and the key %s of %s is %s: the copies would never be found", spec.Key, kt, srcKey[0], srcName, st).
+				WithHint("declare %s: %s", spec.Key, st)
 		}
 		// A fan-out sets the copy attribute alone: a key template built
 		// from it would keep the old value (and the item its old place in

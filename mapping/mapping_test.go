@@ -236,3 +236,50 @@ entities:
 		t.Errorf("the same mapping with the index keyed by title: %v", err)
 	}
 }
+
+// A copy of a copy is refused (a fan-out writes the copy attribute and
+// does not fan out again from it, so the last copy would keep the old
+// value), and so is a copy keyed by a column of another type than the
+// source's key (copies are found by the key's text: 8 never finds '08').
+func TestCopiesThatWouldGoStaleAreRefused(t *testing.T) {
+	const chain = `
+table: Chain
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
+entities:
+  users:
+    keys: {PK: "U#{id}", SK: "U"}
+    columns: {id: S, name: S}
+  posts:
+    keys: {PK: "P#{pid}", SK: "P", GSI1PK: "U#{authorId}", GSI1SK: "P#{pid}"}
+    columns: {pid: S, authorId: S, authorName: S}
+    copies:
+      authorName: {from: users.name, key: authorId}
+  cmts:
+    keys: {PK: "C#{cid}", SK: "C", GSI1PK: "P#{postId}", GSI1SK: "C#{cid}"}
+    columns: {cid: S, postId: S, postAuthor: S}
+    copies:
+      postAuthor: {from: posts.authorName, key: postId}
+`
+	legal := strings.Replace(chain, "{from: posts.authorName, key: postId}", "{from: posts.pid, key: postId}", 1)
+	if _, err := mapping.Parse("chain.yaml", []byte(legal)); err != nil {
+		t.Fatalf("the same mapping copying the post's own column: %v", err)
+	}
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"a copy of a copy", chain, []string{"entities.cmts.copies.postAuthor.from", "posts.authorName is itself a copy (of users.name)"}},
+		{"a copy keyed by a number, its source by a string", strings.Replace(legal, "columns: {pid: S, authorId: S,", "columns: {pid: S, authorId: N,", 1),
+			[]string{"entities.posts.copies.authorName.key", "authorId is N, and the key id of users is S"}},
+	} {
+		_, err := mapping.Parse("chain.yaml", []byte(tc.src))
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v; want a refusal mentioning %q", tc.name, err, w)
+			}
+		}
+	}
+}
