@@ -1,5 +1,14 @@
 package dynosql_test
 
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/testkit"
+)
+
 // indexShapes are mapped designs of the shapes people bring: numbers in
 // sort keys (alone, inside a string, two in one key), local indexes
 // (composite, keys-only), sparse global indexes keyed by a column in
@@ -350,4 +359,48 @@ entities:
 			"SELECT id FROM todos WHERE status = 'open' AND due > '2024-01-15'",
 		},
 	},
+}
+
+// A Scan of a KEYS_ONLY local index marked scan: true reads every
+// column: DynamoDB fetches what the index does not project from the table
+// (asked for by the projection, or by Select ALL_ATTRIBUTES for SELECT *).
+// The embedded server does not, and returned NULLs: there the index is
+// not scanned, and the statement is refused.
+func TestAScanOfAPartialLocalIndexReadsEveryColumn(t *testing.T) {
+	const design = `
+table: ScanLocal
+partition_key: PK
+sort_key: SK
+indexes:
+  LSI1: {local: true, sort_key: day, projection: KEYS_ONLY, scan: true}
+entities:
+  events:
+    keys: {PK: "E#{src}", SK: "{id}", day: "{day}"}
+    columns: {src: S, id: S, day: S, kind: S, n: N}
+    optional: [LSI1]
+`
+	const rows = `{"entity":"events","row":{"src":"s","id":"1","day":"2024-01-01","kind":"a","n":1}}
+{"entity":"events","row":{"src":"s","id":"2","day":"2024-01-02","kind":"b","n":2}}
+{"entity":"events","row":{"src":"t","id":"3","kind":"a","n":3}}
+`
+	stmts := []string{
+		"SELECT * FROM events WHERE day IS NOT NULL",
+		"SELECT id, kind FROM events WHERE day IS NOT NULL",
+		"SELECT id FROM events WHERE day IS NOT NULL AND kind = 'a'",
+	}
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.LoadText(t, b, design, rows)
+			for _, sql := range stmts {
+				if b.Name != "embedded" {
+					fx.AgreeWithSQLite(t, testkit.Select{SQL: sql})
+					continue
+				}
+				if _, err := fx.Query(context.Background(), sql); !errors.Is(err, dynosql.ErrRefused) {
+					t.Errorf("%s on the embedded backend: %v, want it refused", sql, err)
+				}
+			}
+		})
+	}
 }

@@ -103,7 +103,8 @@ func (r *Rows) Values() []any {
 
 // RawValues returns the current row in dynosql's own value model, for the
 // packages of this module that print values exactly (numbers keep their
-// decimal text). Programs outside the module use Scan or Values.
+// decimal text). Programs outside the module use Scan or Values. The
+// values are read, never changed: a binary may be a cached plan's.
 func (r *Rows) RawValues() []value.Value { return r.row }
 
 // Scan copies the current row into dest, one pointer per column:

@@ -249,7 +249,7 @@ func requestID(ins []*dynamodb.QueryInput) string {
 	for _, in := range ins {
 		b = value.AppendLengthPrefixed(b, aws.ToString(in.IndexName))
 		b = value.AppendLengthPrefixed(b, aws.ToString(in.KeyConditionExpression))
-		b = strconv.AppendInt(b, int64(len(in.ExpressionAttributeValues)), 10)
+		b = value.AppendLengthPrefixed(b, strconv.Itoa(len(in.ExpressionAttributeValues)))
 		for _, name := range slices.Sorted(maps.Keys(in.ExpressionAttributeValues)) {
 			b = value.AppendLengthPrefixed(b, name)
 			b = value.AppendLengthPrefixed(b, mapping.Text(in.ExpressionAttributeValues[name]))

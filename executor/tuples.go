@@ -169,9 +169,9 @@ func (e tupleEnv) aggregate(*parser.Func) value.Value { return nil }
 // unseen.
 func (r *run) classify(step planner.Node, items []map[string]types.AttributeValue, reads []planner.Read) []tuple {
 	out := make([]tuple, 0, len(items))
-	// The tuples are cut from one allocation: an item fills at most one
-	// per read.
-	slab := make(tuple, 0, len(items)*len(reads)*len(r.slots))
+	// The tuples are cut from one allocation of one per item, another
+	// when reads of one entity (a self-join) need more.
+	var slab tuple
 	claimed := 0
 	for _, item := range items {
 		e, row := classifyItem(item, reads)
@@ -181,6 +181,9 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 		claimed++
 		for _, rd := range reads {
 			if rd.Of == e {
+				if len(slab)+len(r.slots) > cap(slab) {
+					slab = make(tuple, 0, len(items)*len(r.slots))
+				}
 				n := len(slab)
 				slab = slab[:n+len(r.slots)]
 				t := slab[n : n+len(r.slots) : n+len(r.slots)]

@@ -460,7 +460,7 @@ func (m *Mapping) checkCopies(e *Entity) error {
 		// the index), and reads parse the column back from that key.
 		for _, attr := range e.keyAttrs {
 			if k := e.keys[attr]; k != nil && slices.Contains(k.Columns(), col) {
-				return m.fail(where, "%s is part of the key %s = %q of %s, which a change of %s would leave stale",
+				return m.fail(where, "%s is part of the key %s = %q of %s: copies are rewritten as plain attributes when %s changes, which keeps neither a key built from them nor an index keyed by one in step",
 					col, attr, k.Raw, e.Name, spec.From).
 					WithHint("key the index by another column, or keep %s out of the copies and join %s instead", col, srcName)
 			}

@@ -161,10 +161,8 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 		}
 		if q.CountOnly {
 			in.Select = types.SelectCount
-		} else if q.Local && in.ProjectionExpression == nil {
-			// A local index without a projection returns only what it
-			// projects; every attribute must be asked for.
-			in.Select = types.SelectAllAttributes
+		} else {
+			in.Select = localSelect(q.Local, in.ProjectionExpression)
 		}
 		ins = append(ins, in)
 	}
@@ -326,4 +324,15 @@ var flipped = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=":
 
 func attrValue(v value.Value) expression.ValueBuilder {
 	return expression.Value(value.ToAttr(v))
+}
+
+// localSelect is the Select of a read of a local index with projection
+// (nil for none): without one, DynamoDB returns only what the index
+// projects, so every attribute is asked for (it fetches the rest from the
+// table); "" otherwise, DynamoDB's default.
+func localSelect(local bool, projection *string) types.Select {
+	if local && projection == nil {
+		return types.SelectAllAttributes
+	}
+	return ""
 }

@@ -64,6 +64,7 @@ func (s *Scan) Build(segment int) (*dynamodb.ScanInput, error) {
 	if s.Index != "" {
 		in.IndexName = aws.String(s.Index)
 	}
+	in.Select = localSelect(s.Local, in.ProjectionExpression)
 	return in, nil
 }
 
@@ -94,7 +95,11 @@ func (s *Scan) Describe() (string, []string) { return describeOne(s.Requests()[0
 func (b *selectBuilder) scanAccess(s int) *access {
 	sl, f := b.sc.slots[s], b.facts(s)
 	for _, p := range sl.Entity.Paths() {
-		if !p.IsBase() && b.mapping(s).Indexes[p.Index].Scan && len(sparseColumns(p, f)) == 0 {
+		ix := b.mapping(s).Indexes[p.Index]
+		if p.Local && b.p.opts.Quirks.NoLocalFetch && ix.Projection != "ALL" {
+			continue // the embedded server would return only what it projects
+		}
+		if !p.IsBase() && ix.Scan && len(sparseColumns(p, f)) == 0 {
 			return &access{slot: s, path: p, scan: true}
 		}
 	}
