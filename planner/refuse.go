@@ -29,9 +29,9 @@ func (b *selectBuilder) refuse(s int) error {
 		}
 	}
 	for _, c := range conds {
-		if col := nullKeyCompare(c, sl); col != "" {
+		if col, op := nullKeyCompare(c, sl); col != "" {
 			// The key is given, as NULL: not a missing condition.
-			return errs.New(errs.Invalid, "%s.%s = NULL matches no row: NULL equals nothing, so it names no key to read", sl.Alias, col).
+			return errs.New(errs.Invalid, "%s.%s %s matches no row: NULL equals nothing, so it names no key to read", sl.Alias, col, op).
 				WithHint("give %s.%s a value (a nil argument is NULL)", sl.Alias, col)
 		}
 	}
@@ -76,13 +76,27 @@ func (b *selectBuilder) refuse(s int) error {
 }
 
 // nullKeyCompare returns the key column of sl that c compares with
-// NULL (id = NULL, or id = ? given nil), or "".
-func nullKeyCompare(c parser.Expr, sl Slot) string {
-	col, lit, ok := columnEquals(c)
-	if ok && lit.Value == nil && col.Table == sl.Alias && sl.Entity.IsKeyColumn(col.Name) {
-		return col.Name
+// NULL (id = NULL, id = ? given nil, id IN (NULL)) and how, or "".
+func nullKeyCompare(c parser.Expr, sl Slot) (col, op string) {
+	eq, lit, ok := columnEquals(c)
+	if ok && lit.Value == nil && eq.Table == sl.Alias && sl.Entity.IsKeyColumn(eq.Name) {
+		return eq.Name, "= NULL"
 	}
-	return ""
+	// col IN (NULL, ...) with nothing but NULLs: the same.
+	in, ok := c.(*parser.In)
+	if !ok || in.Not || len(in.List) == 0 {
+		return "", ""
+	}
+	x, ok := in.Expr.(*parser.Column)
+	if !ok || x.Table != sl.Alias || !sl.Entity.IsKeyColumn(x.Name) {
+		return "", ""
+	}
+	for _, v := range in.List {
+		if l, ok := v.(*parser.Literal); !ok || l.Value != nil {
+			return "", ""
+		}
+	}
+	return x.Name, "IN (NULL)"
 }
 
 // scanHint says which conditions would let DynamoDB read the entity by
