@@ -72,7 +72,7 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 		From: []parser.TableRef{{Name: table, Alias: alias, Pos: pos}}, Where: where}
 	plan, err := p.planSelect(sql, sel, args)
 	if err != nil {
-		return nil, refusedAs(err, verb)
+		return nil, refusedAs(err, t.alias, verb)
 	}
 	root := plan.Root
 	if sp, ok := root.(*Spread); ok {
@@ -151,11 +151,12 @@ func boundBy(c parser.Expr, key []*KeyValue) bool {
 	return false
 }
 
-// refusedAs rewrites the SELECT planner's refusal to name the statement.
-func refusedAs(err error, verb string) error {
+// refusedAs rewrites the SELECT planner's refusal of the written table
+// (alias) to name the statement; a subquery's table stays "reading".
+func refusedAs(err error, alias, verb string) error {
 	var sr *errs.ScanRefusedError
-	if !errors.As(err, &sr) {
-		return err
+	if !errors.As(err, &sr) || sr.Alias != alias {
+		return err // a subquery's table, which the statement only reads
 	}
 	base := *sr.Base
 	base.Message = verb + strings.TrimPrefix(base.Message, "reading")
