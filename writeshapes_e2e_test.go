@@ -175,21 +175,8 @@ entities:
 		},
 	},
 	{
-		name: "a self copy: employees copy their manager's name",
-		mapping: `
-table: Emp
-partition_key: PK
-sort_key: SK
-indexes:
-  ByMgr: {partition_key: mgr}
-  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
-entities:
-  emps:
-    keys: {PK: "E#{id}", SK: "E", mgr: "{mgr}", GSI1PK: "D#{dept}", GSI1SK: "E#{id}"}
-    columns: {id: N, name: S, mgr: N, mgrName: S, dept: S}
-    copies:
-      mgrName: {from: emps.name, key: mgr}
-`,
+		name:    "a self copy: employees copy their manager's name",
+		mapping: empMapping, // copyshapes_e2e_test.go
 		rows: `{"entity":"emps","row":{"id":1,"name":"boss","mgr":1,"mgrName":"boss","dept":"x"}}
 {"entity":"emps","row":{"id":2,"name":"mid","mgr":1,"mgrName":"boss","dept":"x"}}
 {"entity":"emps","row":{"id":3,"name":"low","mgr":2,"mgrName":"mid","dept":"y"}}
