@@ -477,3 +477,25 @@ func TestEntitiesKeyedByThemselvesHaveFirstClaimOnTheirName(t *testing.T) {
 		t.Errorf("the draft does not say the orders are left out:\n%s", out)
 	}
 }
+
+// A key column named after an attribute that holds numbers in most items
+// and text in one is drafted S (the key holds text), and the draft says
+// so: read as S, every number would come back as text and sort as text.
+func TestAKeyColumnOfMixedTypesIsNoted(t *testing.T) {
+	in := draft.Input{
+		Table: draft.Table{Name: "Stock", PartitionKey: "PK", SortKey: "SK", KeyTypes: map[string]string{"PK": "S", "SK": "S"}},
+		Items: []draft.Item{
+			item("PK", "P#0", "SK", "X", "qty", 0), item("PK", "P#1", "SK", "X", "qty", 1),
+			item("PK", "P#2", "SK", "X", "qty", "2"), item("PK", "P#3", "SK", "X", "qty", 3),
+		},
+	}
+	m, out := drafted(t, in, map[int]string{})
+	for _, e := range m.Entities {
+		if typ, ok := e.Columns["qty"]; !ok || typ != "S" {
+			t.Errorf("qty is %q in %s, want S:\n%s", typ, e.Name, out)
+		}
+	}
+	if !strings.Contains(out, "holds a number in 3 of 4 items and text in 1: declare qty: N") {
+		t.Errorf("the draft does not say qty is mixed:\n%s", out)
+	}
+}

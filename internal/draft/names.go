@@ -34,10 +34,30 @@ var (
 func (d *drafter) nameVars(e *entity) {
 	for _, v := range e.vars {
 		v.name, v.rank, v.why = d.bestName(e, v)
-		if v.rank == rankAttr && v.typ == "S" && e.numberColumn(v) {
+		if v.rank != rankAttr || v.typ != "S" {
+			continue
+		}
+		if e.numberColumn(v) {
 			v.typ = "N" // ORDER#{n} with n a number: the key holds its decimal text
+		} else if nums, strs := e.heldAs(v); nums > 0 {
+			v.why = join(v.why, fmt.Sprintf("typed S, though %s holds a number in %d of %d items and text in %d: declare %s: N if that text is a mistake",
+				v.name, nums, nums+strs, strs, v.name))
 		}
 	}
+}
+
+// heldAs counts the items that hold the attribute a column was named
+// after as a number, and as a string.
+func (e *entity) heldAs(v *variable) (nums, strs int) {
+	for i := range v.vals {
+		switch e.items[i][v.name].(type) {
+		case *types.AttributeValueMemberN:
+			nums++
+		case *types.AttributeValueMemberS:
+			strs++
+		}
+	}
+	return nums, strs
 }
 
 // numberColumn reports whether the attribute a column was named after
