@@ -129,11 +129,14 @@ func (m *Mapping) checkEntity(e *Entity) error {
 		if !m.isKeyAttr(attr) {
 			return m.fail(where+".keys."+attr, "%s is not a key attribute of %s or of its indexes", attr, m.Table)
 		}
-		t, err := ParseTemplate(raw)
+		var t *Template
+		var err error
 		if e.raw {
 			// A raw key attribute is its own column, whatever its name
-			// holds ('#', braces): no text to parse.
-			t, err = &Template{Raw: raw, Parts: []Part{{Column: attr}}}, nil
+			// holds ('#', braces): only a mapping's templates are text.
+			t = &Template{Raw: raw, Parts: []Part{{Column: attr}}}
+		} else {
+			t, err = ParseTemplate(raw)
 		}
 		if err != nil {
 			return m.fail(where+".keys."+attr, "%v", err)

@@ -121,14 +121,14 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 		if k.Type != KeyN || !ok {
 			return false
 		}
-		if _, have := row[k.Parts[0].Column]; row != nil && !have {
+		if takes(row, k.Parts[0].Column) {
 			row[k.Parts[0].Column] = n
 		}
 	case *types.AttributeValueMemberB:
 		if k.Type != KeyB {
 			return false
 		}
-		if _, have := row[k.Parts[0].Column]; row != nil && !have {
+		if takes(row, k.Parts[0].Column) {
 			row[k.Parts[0].Column] = value.Binary(x.Value)
 		}
 	case *types.AttributeValueMemberS:
@@ -159,7 +159,7 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 			if p.Column == "" {
 				continue
 			}
-			if _, have := row[p.Column]; row != nil && !have {
+			if takes(row, p.Column) {
 				if k.columns[p.Column] == "N" {
 					row[p.Column] = value.Number(texts[i])
 				} else {
@@ -172,6 +172,13 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 		return false
 	}
 	return true
+}
+
+// takes reports whether parseInto adds col to row: a row to fill that
+// does not hold col yet.
+func takes(row Row, col string) bool {
+	_, have := row[col]
+	return row != nil && !have
 }
 
 // ReadsBack reports whether v, as column col's value, is read back as

@@ -201,6 +201,13 @@ func (m *Mapping) ProjectsAll(path *AccessPath, e *Entity, cols []string) bool {
 	return true
 }
 
+// Filters reports whether a read of path can filter on attribute attr,
+// not a key: DynamoDB filters an index's items as the index holds them,
+// before it fetches anything from the table (a local index's too).
+func (m *Mapping) Filters(path *AccessPath, attr string) bool {
+	return path.IsBase() || m.Indexes[path.Index].Projects(attr)
+}
+
 // Projects reports whether the index carries attribute attr besides its
 // keys and the table's.
 func (ix *Index) Projects(attr string) bool {

@@ -219,8 +219,7 @@ func (b *selectBuilder) pushdown(slot int, path *mapping.AccessPath) parser.Expr
 		}
 		ok := true
 		for _, col := range columnsOf(c) {
-			ok = ok && !sl.Entity.IsKeyColumn(col.Name) && b.mapping(slot).ProjectsAll(path, sl.Entity, []string{col.Name}) &&
-				(path == nil || !path.Local || b.mapping(slot).Indexes[path.Index].Projects(col.Name))
+			ok = ok && !sl.Entity.IsKeyColumn(col.Name) && b.mapping(slot).Filters(path, col.Name)
 		}
 		if ok {
 			out = append(out, c)

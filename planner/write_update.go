@@ -205,7 +205,9 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 			fills = append(fills, c)
 		}
 	}
-	move := slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return p.opts.Quirks.NoIndexKeyUpdate || !e.SetInPlace(c) }) ||
+	keyCols := keyColumnsOf(e, set)
+	inPlace := !slices.ContainsFunc(keyCols, func(c string) bool { return !e.SetInPlace(c) })
+	move := !inPlace || (p.opts.Quirks.NoIndexKeyUpdate && len(keyCols) > 0) ||
 		(p.opts.Quirks.NoRemove && removes(set)) || len(fills) > 0
 	t, err := p.target(sql, s.Table, s.Alias, s.Pos, s.Where, args, "updating", true)
 	if err != nil {
@@ -213,7 +215,7 @@ func (p *Planner) planUpdate(sql string, s *parser.Update, args []value.Value) (
 	}
 	u := &UpdateRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e, Alias: t.alias, Set: set, Cond: t.cond, Move: move,
 		ExactArith: p.opts.Quirks.FloatNumbers && arithmetic(set), MaxAffected: p.opts.MaxAffected}
-	u.ForQuirks = u.Rewrites() && len(fills) == 0 && !slices.ContainsFunc(keyColumnsOf(e, set), func(c string) bool { return !e.SetInPlace(c) })
+	u.ForQuirks = u.Rewrites() && len(fills) == 0 && inPlace
 	u.Reinsert = p.reinserts(e, u)
 	if t.key != nil {
 		u.Key = t.key
