@@ -29,8 +29,11 @@ var copyShapes = []keyShape{
 			postsJoined,
 			"DELETE FROM users WHERE uid = 3" + copiesUpdated + "9",
 			postsJoined, notesJoined,
-			"INSERT INTO users (uid, name) VALUES (9, 'Nine')",
-			"REPAIR COPIES FOR users WHERE uid = 9" + sqliteSpelling + "-" + copiesUpdated + "2",
+			// p4 was written before user 9: the INSERT fills its copies of the
+			// name and the key (its email stays NULL).
+			"INSERT INTO users (uid, name) VALUES (9, 'Nine')" + copiesUpdated + "2",
+			postsJoined, notesJoined,
+			"REPAIR COPIES FOR users WHERE uid = 9" + sqliteSpelling + "-" + copiesUpdated + "0",
 			"INSERT INTO users (uid, name) VALUES (9, 'Nah') ON DUPLICATE KEY UPDATE name = 'Niner'" + sqliteSpelling + "UPDATE users SET name = 'Niner' WHERE uid = 9",
 			postsJoined,
 			"UPDATE posts SET uid = 9 WHERE pid = 'p2'",
@@ -54,6 +57,23 @@ var copyShapes = []keyShape{
 			empJoined,
 			"INSERT INTO emps (id, name, mgr, dept) VALUES (10, 'a', 11, 'x'), (11, 'b', 1, 'x')",
 			empJoined,
+			// A report written before its manager: the manager's INSERT fills it.
+			"INSERT INTO emps (id, name, mgr, dept) VALUES (30, 'r', 31, 'x')",
+			empJoined,
+			"INSERT INTO emps (id, name, mgr, dept) VALUES (31, 'm', 1, 'x')" + copiesUpdated + "1",
+			empJoined,
+		},
+	},
+	{
+		name:    "an upsert that inserts a source written after its copies",
+		mapping: multiMapping,
+		rows:    multiRows,
+		stmts: []string{
+			"INSERT INTO posts (pid, uid, oid, body) VALUES ('p5', 7, 'o1', 'b5')",
+			postsJoined,
+			"INSERT INTO users (uid, name, email) VALUES (7, 'Sev', 's@x') ON DUPLICATE KEY UPDATE name = 'No'" +
+				sqliteSpelling + "INSERT INTO users (uid, name, email) VALUES (7, 'Sev', 's@x')" + copiesUpdated + "3",
+			postsJoined,
 		},
 	},
 	{
@@ -172,8 +192,8 @@ entities:
       mgrName: {from: emps.name, key: mgr}
 `
 
-const empJoined = "SELECT id, mgr, mgrName FROM emps WHERE id IN (1, 2, 3, 10, 11, 20)" + sqliteSpelling +
-	"SELECT e.id, e.mgr, m.name FROM emps e LEFT JOIN emps m ON m.id = e.mgr WHERE e.id IN (1, 2, 3, 10, 11, 20)"
+const empJoined = "SELECT id, mgr, mgrName FROM emps WHERE id IN (1, 2, 3, 10, 11, 20, 30, 31)" + sqliteSpelling +
+	"SELECT e.id, e.mgr, m.name FROM emps e LEFT JOIN emps m ON m.id = e.mgr WHERE e.id IN (1, 2, 3, 10, 11, 20, 30, 31)"
 
 func manyPosts() string {
 	s := `{"entity":"users","row":{"uid":1,"name":"Ann","email":"a@x"}}

@@ -247,3 +247,35 @@ func TestTransactionsOfNumberKeysAndSparseIndexes(t *testing.T) {
 		})
 	}
 }
+
+// A post written before its author holds NULL for the author's name; the
+// transaction that inserts the author fills it once it is written (README,
+// "Denormalized copies"), as a join to the author would then give it.
+func TestATransactionInsertOfASourceFillsEarlierCopies(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.Load(t, b, "blog")
+			ctx := context.Background()
+			if _, err := fx.DB.Exec(ctx, "INSERT INTO posts (id, authorId, title) VALUES ('p900', '900', 'Early')"); err != nil {
+				t.Fatal(err)
+			}
+			tx := fx.DB.Begin()
+			for _, s := range []string{
+				"INSERT INTO users (id, name) VALUES ('900', 'Zed')",
+				"UPDATE posts SET title = 'Early, edited' WHERE id = 'p900'",
+			} {
+				if _, err := tx.Exec(ctx, s); err != nil {
+					t.Fatalf("%s: %v", s, err)
+				}
+			}
+			if res, err := tx.Commit(ctx); err != nil || res.RowsAffected != 2 {
+				t.Fatalf("COMMIT: %d rows affected, %v; want 2", res.RowsAffected, err)
+			}
+			got := query(t, fx.DB, "SELECT title, authorName FROM posts WHERE id = 'p900'")
+			if len(got) != 1 || got[0][0] != "Early, edited" || got[0][1] != "Zed" {
+				t.Errorf("post p900 reads %v, want [[Early, edited Zed]]", got)
+			}
+		})
+	}
+}

@@ -1081,6 +1081,33 @@ func TestPartialWritesSayWhatLanded(t *testing.T) {
 				exec(t, fx, repair, "")
 				agree(t, fx, blogChecks...)
 			})
+			t.Run("an INSERT of a source whose earlier copies cannot be filled", func(t *testing.T) {
+				var armed atomic.Bool
+				fx := testkit.Load(t, b, "blog", testkit.Hook("refuse", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+					if op == "TransactWriteItems" && armed.Load() {
+						return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "ValidationException", Message: "injected", Fault: smithy.FaultClient}
+					}
+					return next.HandleInitialize(ctx, in)
+				}))
+				early := "INSERT INTO posts (id, authorId, title) VALUES ('p901', '901', 'Early')"
+				exec(t, fx, early, early)
+				armed.Store(true)
+				sql := "INSERT INTO users (id, name) VALUES ('901', 'Quin')"
+				_, err := execErr(t, fx, sql)
+				armed.Store(false)
+				t.Logf("error: %v", err)
+				if !strings.Contains(err.Error(), "users was inserted") {
+					t.Errorf("the error does not say the row was inserted: %v", err)
+				}
+				if repair := repairIn(t, err); repair != "REPAIR COPIES FOR users WHERE id = '901'" {
+					t.Errorf("the error says to run %s", repair)
+				}
+				if _, err := fx.Oracle.Exec(sql); err != nil {
+					t.Fatal(err)
+				}
+				exec(t, fx, "REPAIR COPIES FOR users WHERE id = '901'", "")
+				agree(t, fx, blogChecks...)
+			})
 			t.Run("an upsert of several rows", func(t *testing.T) {
 				var armed atomic.Bool
 				fx := testkit.Load(t, b, "blog", loseAnswer("UpdateItem", "USER#3", &armed))

@@ -322,7 +322,8 @@ func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result
 	}
 	reasons, err := ex.transact(ctx, in)
 	if err == nil {
-		return &Result{Affected: int64(len(in.TransactItems))}, nil
+		res := &Result{Affected: int64(len(in.TransactItems))}
+		return res, ex.fillEarlierCopies(ctx, res, t)
 	}
 	if i := firstFailed(reasons); i >= 0 {
 		st := t.Statements[owner[i]]
@@ -338,6 +339,21 @@ func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result
 		return &Result{}, note(err, "nothing was written")
 	}
 	return &Result{}, note(err, "DynamoDB gave no answer: the transaction may or may not have been written (all of it or none); SELECT to see")
+}
+
+// fillEarlierCopies runs, once a transaction is written, the fan-outs
+// that fill the copies written before the rows it inserted.
+func (ex *Executor) fillEarlierCopies(ctx context.Context, res *Result, t *planner.Transaction) error {
+	for i, st := range t.Statements {
+		ins, ok := st.Root.(*planner.InsertRows)
+		if !ok {
+			continue
+		}
+		if err := ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, ins.Rows); err != nil {
+			return note(err, "the transaction was written; statement %d (%s) inserted the rows", i+1, oneLineSQL(st.SQL))
+		}
+	}
+	return nil
 }
 
 // nullArith returns the column an UPDATE of a transaction adds to that

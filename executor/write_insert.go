@@ -51,7 +51,8 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 		if !ok {
 			return nil, ex.conflict(ins.Entity, rows[0], "nothing was written")
 		}
-		return &Result{Affected: 1}, nil
+		res := &Result{Affected: 1}
+		return res, ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, rows)
 	}
 	start := 0
 	for _, end := range ins.Batches {
@@ -64,14 +65,24 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 			if i := firstFailed(reasons); i >= 0 {
 				err = ex.conflict(ins.Entity, rows[start+i], "row %d of %d", start+i+1, len(rows))
 			}
-			return &Result{Affected: int64(start)}, note(err, "%s", insertStopped(start, end, len(rows), len(reasons) > 0 || !mayHaveLanded(err)))
+			rejected := len(reasons) > 0 || !mayHaveLanded(err)
+			msg := insertStopped(start, end, len(rows), rejected)
+			landed := rows[:start]
+			if !rejected {
+				landed = rows[:end]
+			}
+			if r := repairCopies(ins.Entity, ins.Earlier, landed); r != "" {
+				msg += "; copies written before the rows inserted were not filled: run " + r
+			}
+			return &Result{Affected: int64(start)}, note(err, "%s", msg)
 		}
 		start = end
 		if report := progressFrom(ctx); report != nil {
 			report(Progress{Source: ins.Entity.Name, Rows: int64(len(rows)), Inserted: int64(end)})
 		}
 	}
-	return &Result{Affected: int64(len(rows))}, nil
+	res := &Result{Affected: int64(len(rows))}
+	return res, ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, rows)
 }
 
 // insertStopped says what became of the rows of an INSERT written one
@@ -237,15 +248,17 @@ func firstFailed(reasons []types.CancellationReason) int {
 // attribute_exists; if the row vanished in between, the put again.
 func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []mapping.Row, items []map[string]types.AttributeValue) (*Result, error) {
 	u := ins.OnDuplicate
-	var updated []mapping.Row // rows updated, as written, for the fan-outs
+	// The rows updated, as written, and those put new, for the fan-outs.
+	var updated, inserted []mapping.Row
 	for i, row := range rows {
 		done := false
 		for attempt := 0; attempt < 3 && !done; attempt++ {
 			put, err := ex.putNew(ctx, ins, items[i])
 			if err != nil {
-				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated)
+				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated, inserted)
 			}
 			if put {
+				inserted = append(inserted, row)
 				done = true
 				break
 			}
@@ -261,21 +274,24 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 				ok, written, err = ex.updateOne(ctx, u, key, nil)
 			}
 			if err != nil {
-				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated)
+				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated, inserted)
 			}
 			if ok {
 				updated = append(updated, written)
 			} else if err := ex.keyTaken(ctx, ins, key); err != nil {
-				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated)
+				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated, inserted)
 			}
 			done = ok
 		}
 		if !done {
 			return &Result{Affected: int64(i)}, upsertStopped(errs.New(errs.Conflict, "%s %s kept appearing and disappearing",
-				ins.Entity.Name, keyDesc(ins.Entity, row)), ins, rows, i, updated)
+				ins.Entity.Name, keyDesc(ins.Entity, row)), ins, rows, i, updated, inserted)
 		}
 	}
 	res := &Result{Affected: int64(len(rows))}
+	if err := ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, inserted); err != nil {
+		return res, err
+	}
 	return res, ex.fanOuts(ctx, res, ins.Entity, ins.FanOuts, updated)
 }
 
@@ -308,8 +324,8 @@ func (ex *Executor) keyTaken(ctx context.Context, ins *planner.InsertRows, key m
 // statement again would apply ON DUPLICATE KEY UPDATE to the rows it
 // inserted, so the way to finish is the statement with the rows not
 // written; and REPAIR COPIES for the rows updated, whose copies were not
-// rewritten.
-func upsertStopped(err error, ins *planner.InsertRows, rows []mapping.Row, i int, updated []mapping.Row) error {
+// rewritten, and for those inserted, whose earlier copies were not filled.
+func upsertStopped(err error, ins *planner.InsertRows, rows []mapping.Row, i int, updated, inserted []mapping.Row) error {
 	e, n := ins.Entity, len(rows)
 	span := func(from, to int) string { // 1-based, inclusive
 		if from == to {
@@ -345,12 +361,12 @@ func upsertStopped(err error, ins *planner.InsertRows, rows []mapping.Row, i int
 		finish = fmt.Sprintf("if row %d did not land, run the statement with it only", i+1)
 	}
 	msg := strings.Join(parts, "; ") + "; to finish, " + finish
-	sources := slices.Clone(updated)
+	sources := append(slices.Clone(updated), inserted...)
 	if maybe {
 		sources = append(sources, rows[i])
 	}
-	if r := repairCopies(e, ins.FanOuts, sources); r != "" {
-		msg += "; the copies of the rows updated were not rewritten: run " + r
+	if r := repairCopies(e, ins.Earlier, sources); r != "" {
+		msg += "; the copies of the rows written were not brought in step: run " + r
 	}
 	return note(err, "%s", msg)
 }

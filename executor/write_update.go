@@ -76,34 +76,54 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 }
 
 // fanOuts runs each fan-out for each source row written, adding its
-// counts to res.
+// counts to res. The rows' fan-outs run side by side, at most
+// Concurrency at once: the copies of two source rows are distinct items,
+// and each row's transactions check only its own source item.
 func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, written []mapping.Row) error {
 	verb, finish := "updated", "run the statement again, or "
-	if len(fanOuts) > 0 && fanOuts[0].Deleted {
+	switch {
+	case len(fanOuts) > 0 && fanOuts[0].Deleted:
 		verb, finish = "deleted", "run " // the rows are gone: the statement again finds none
+	case len(fanOuts) > 0 && fanOuts[0].Inserted:
+		verb, finish = "inserted", "run " // the statement again would conflict
 	}
 	for fi, f := range fanOuts {
-		for ri, row := range written {
-			n, err := ex.fanOut(ctx, f, row)
+		var mu sync.Mutex
+		var left int64
+		done := make([]bool, len(written))
+		err := ex.eachWrite(ctx, len(written), func(ctx context.Context, ri int) error {
+			n, err := ex.fanOut(ctx, f, written[ri])
+			mu.Lock()
+			defer mu.Unlock()
 			res.CopiesUpdated += n.updated
 			res.CopiesSkipped += n.skipped
+			left += n.left
+			done[ri] = err == nil
 			var moved *errs.ConditionFailedError
 			if errors.As(err, &moved) {
-				return note(err, "this statement's own write of %s %s had landed before", e.Name, keyDesc(e, row))
+				return note(err, "this statement's own write of %s %s had landed before", e.Name, keyDesc(e, written[ri]))
 			}
-			if err != nil {
-				// This row's fan-out stopped, and those after it (every
-				// row's, for the fan-outs after this one) did not run.
-				pending := written[ri:]
-				if fi < len(fanOuts)-1 {
-					pending = written
-				}
-				// A batch in flight when it stopped may have landed: those
-				// copies are not claimed either way.
-				return note(err, "%s was %s; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): %s%s",
-					e.Name, verb, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, n.left, finish, repairCopies(e, fanOuts, pending))
+			return err
+		})
+		var moved *errs.ConditionFailedError
+		switch {
+		case err == nil:
+			continue
+		case errors.As(err, &moved):
+			return err
+		}
+		// Some rows' fan-outs stopped or never ran (every row's, for the
+		// fan-outs after this one).
+		var pending []mapping.Row
+		for ri, row := range written {
+			if !done[ri] || fi < len(fanOuts)-1 {
+				pending = append(pending, row)
 			}
 		}
+		// A batch in flight when it stopped may have landed: those
+		// copies are not claimed either way.
+		return note(err, "%s was %s; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): %s%s",
+			e.Name, verb, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, left, finish, repairCopies(e, fanOuts, pending))
 	}
 	return nil
 }

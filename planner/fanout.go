@@ -35,6 +35,9 @@ type FanOut struct {
 	// (what a join with a missing row gives), and each transaction checks
 	// that the source is still absent.
 	Deleted bool
+	// Inserted: the source rows are new, and the fan-out fills the
+	// copies written before them (usually there are none: one Query).
+	Inserted bool
 }
 
 // MaxRounds bounds the Queries of one fan-out for one source row.
@@ -186,10 +189,14 @@ func (f *FanOut) requests(what string, repair bool) []*Request {
 		r := DescribeRequest(m, "Query", in)
 		r.Reads, r.index = []string{f.Copier().Name}, indexKind(f.Copy.Path.Index, f.Copy.Path.Local)
 		r.Per = "source row written, repeated while it shows stale copies not yet tried (at most 3)"
-		if repair {
-			r.Per = "source row"
-		}
 		r.Note = title + ": finds the copies"
+		switch {
+		case repair:
+			r.Per = "source row"
+		case f.Inserted:
+			r.Per = "row inserted (by an upsert, row its put writes new), repeated while it shows copies not yet tried that differ (at most 3)"
+			r.Note = title + ": finds the copies written before the row"
+		}
 		out = append(out, r)
 	}
 	srcKey, _ := src.BaseKey(explainRow(src, src.Name))

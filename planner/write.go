@@ -83,6 +83,12 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 	for _, col := range sortedNames(e.Copies) {
 		ins.Fills = append(ins.Fills, e.Copies[col])
 	}
+	if ins.Earlier, err = p.fanOuts(sql, s.Pos, copiesOf(e.Mapping(), e, "")); err != nil {
+		return nil, err
+	}
+	for _, f := range ins.Earlier {
+		f.Inserted = true
+	}
 	if s.OnDuplicate != nil {
 		sc := newScope(sql, p.cat)
 		if err := sc.add(s.Table, "", s.Pos); err != nil {

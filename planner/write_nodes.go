@@ -69,6 +69,10 @@ type InsertRows struct {
 	// FanOuts keep the copies of the columns OnDuplicate assigns in
 	// step, for each row it updates.
 	FanOuts []*FanOut
+	// Earlier fill, for each row put new, the copies of it written
+	// before it: a post written before its author holds NULL, which a
+	// join to the author no longer gives once the author is there.
+	Earlier []*FanOut
 }
 
 func (*InsertRows) requestsBelow() {}
@@ -139,6 +143,9 @@ func (ins *InsertRows) Requests() []*Request {
 			out = append(out, r)
 			start = end
 		}
+	}
+	for _, f := range ins.Earlier {
+		out = append(out, f.Requests()...)
 	}
 	for _, f := range ins.FanOuts {
 		out = append(out, f.Requests()...)
