@@ -21,6 +21,8 @@ import (
 // the line of the failing statement, "bad.sql:5: ERROR: ...".
 func (s *Session) RunScript(ctx context.Context, name string, r io.Reader) error {
 	defer s.reading(&input{}, name)()
+	s.scripts++
+	defer func() { s.scripts-- }()
 	// Ctrl-C between two statements stops the script as it would have
 	// stopped the statement.
 	ctx, cancel := context.WithCancel(ctx)

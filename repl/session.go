@@ -39,6 +39,14 @@ type Session struct {
 
 	// tx is the transaction BEGIN opened, until COMMIT or ROLLBACK.
 	tx *dynosql.Tx
+	// txFailed says where a statement of a script failed while tx was
+	// open ("line 3"), "" when none did: COMMIT then sends nothing, as
+	// the script asked for all of its writes or none (psql's aborted
+	// transaction).
+	txFailed string
+	// scripts counts the scripts being run (-e, -f, piped input, \i),
+	// one inside another.
+	scripts int
 	// included counts the \i files being run, one inside another.
 	included int
 
@@ -132,8 +140,11 @@ func (s *Session) dropTransaction() string {
 		return ""
 	}
 	n := s.tx.Statements()
-	s.tx = nil
-	if n == 1 {
+	s.tx, s.txFailed = nil, ""
+	switch n {
+	case 0:
+		return "it held no statement"
+	case 1:
 		return "its 1 statement was not sent"
 	}
 	return fmt.Sprintf("its %d statements were not sent", n)
@@ -173,12 +184,19 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 	}
 	ctx = s.startProgress(ctx)
 	start := time.Now()
+	inTx := s.tx != nil
 	err := s.run(ctx, sql)
 	elapsed := time.Since(start)
 	s.endProgress()
 	if err != nil {
 		s.Failed++
 		s.report(err)
+		if inTx && s.tx != nil && s.scripts > 0 && s.txFailed == "" {
+			s.txFailed = fmt.Sprintf("line %d", s.line)
+			if s.where != "" {
+				s.txFailed = fmt.Sprintf("%s:%d", s.where, s.line)
+			}
+		}
 	}
 	if s.Timing {
 		fmt.Fprintf(s.Out, "Time: %.3f ms\n", float64(elapsed.Microseconds())/1000)
@@ -246,7 +264,7 @@ func (s *Session) control(ctx context.Context, c planner.Control) error {
 		return errs.New(errs.Invalid, "a transaction is already open (%d %s)", s.tx.Statements(), statementsWord(s.tx.Statements())).
 			WithHint("COMMIT or ROLLBACK it first")
 	case c == planner.Begin:
-		s.tx = s.DB.Begin()
+		s.tx, s.txFailed = s.DB.Begin(), ""
 		return s.print(func(p *format.Printer) error {
 			return p.Message("BEGIN: the writes up to COMMIT are sent together, all or none")
 		})
@@ -254,13 +272,18 @@ func (s *Session) control(ctx context.Context, c planner.Control) error {
 		return errs.New(errs.Invalid, "no transaction is open").WithHint("BEGIN one first")
 	case c == planner.Rollback:
 		n := s.tx.Statements()
-		s.tx = nil
+		s.tx, s.txFailed = nil, ""
 		return s.print(func(p *format.Printer) error {
 			return p.Message(fmt.Sprintf("ROLLBACK: %d %s dropped, nothing was sent", n, statementsWord(n)))
 		})
 	}
-	tx := s.tx
-	s.tx = nil
+	tx, failed := s.tx, s.txFailed
+	s.tx, s.txFailed = nil, ""
+	if failed != "" {
+		return errs.New(errs.Invalid, "COMMIT refused: the statement at %s failed inside the transaction, which is all or none; nothing was sent (%d other %s dropped)",
+			failed, tx.Statements(), statementsWord(tx.Statements())).
+			WithHint("fix that statement and run the transaction again")
+	}
 	res, err := tx.Commit(ctx)
 	if err != nil {
 		return err

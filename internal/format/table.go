@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -39,18 +40,18 @@ func (p *Printer) tableRows(src Source) (int, error) {
 		var out string
 		switch {
 		case p.F == Markdown:
-			out = newTable(cols, rows, measure(cols, rows), total == 0, false).RenderMarkdown() + "\n"
+			out = markdown(cols, rows, total == 0) + "\n"
 		case expanded:
 			out = records(cols, rows, total)
 		case total == 0:
 			lay = measure(cols, rows)
-			out = plain(newTable(cols, rows, lay, true, false)) + "\n"
+			out = plain(newTable(cols, rows, lay, true, false, visible)) + "\n"
 			if p.AutoWidth > 0 && widest(out) > p.AutoWidth {
 				expanded = true
 				out = records(cols, rows, total)
 			}
 		default:
-			out = plain(newTable(cols, rows, lay, false, true)) + "\n"
+			out = plain(newTable(cols, rows, lay, false, true, visible)) + "\n"
 		}
 		if _, err := io.WriteString(p.W, out); err != nil {
 			return total, err
@@ -92,13 +93,13 @@ func (p *Printer) whole(cols []string, rows [][]value.Value) error {
 	lay := measure(cols, rows)
 	switch {
 	case p.F == Markdown:
-		_, err := fmt.Fprintln(p.W, newTable(cols, rows, lay, true, false).RenderMarkdown())
+		_, err := fmt.Fprintln(p.W, markdown(cols, rows, true))
 		return err
 	case p.Expanded:
 		_, err := io.WriteString(p.W, records(cols, rows, 0)+count(len(rows))+"\n")
 		return err
 	}
-	out := plain(newTable(cols, rows, lay, true, false))
+	out := plain(newTable(cols, rows, lay, true, false, visible))
 	if p.AutoWidth > 0 && widest(out) > p.AutoWidth {
 		_, err := io.WriteString(p.W, records(cols, rows, 0)+count(len(rows))+"\n")
 		return err
@@ -144,7 +145,7 @@ func measure(cols []string, rows [][]value.Value) layout {
 	lay := layout{numeric: make([]bool, len(cols)), widths: make([]int, len(cols))}
 	for i, c := range cols {
 		lay.numeric[i] = len(rows) > 0
-		lay.widths[i] = widest(c)
+		lay.widths[i] = widest(visible(c))
 	}
 	for _, r := range rows {
 		for i, v := range r {
@@ -154,7 +155,7 @@ func measure(cols []string, rows [][]value.Value) layout {
 			if _, ok := v.(value.Number); !ok && v != nil {
 				lay.numeric[i] = false
 			}
-			lay.widths[i] = max(lay.widths[i], widest(value.Text(v)))
+			lay.widths[i] = max(lay.widths[i], widest(visible(value.Text(v))))
 		}
 	}
 	return lay
@@ -163,19 +164,19 @@ func measure(cols []string, rows [][]value.Value) layout {
 // newTable fills a go-pretty table, NULL shown as NULL and the numeric
 // columns of lay aligned right; header adds the column names, and
 // minWidths makes each column at least as wide as lay says.
-func newTable(cols []string, rows [][]value.Value, lay layout, header, minWidths bool) table.Writer {
+func newTable(cols []string, rows [][]value.Value, lay layout, header, minWidths bool, show func(string) string) table.Writer {
 	t := table.NewWriter()
 	if header {
 		h := make(table.Row, len(cols))
 		for i, c := range cols {
-			h[i] = c
+			h[i] = show(c)
 		}
 		t.AppendHeader(h)
 	}
 	for _, r := range rows {
 		row := make(table.Row, len(r))
 		for i, v := range r {
-			row[i] = value.Text(v)
+			row[i] = show(value.Text(v))
 		}
 		t.AppendRow(row)
 	}
@@ -203,7 +204,7 @@ func records(cols []string, rows [][]value.Value, start int) string {
 	for n, r := range rows {
 		t := table.NewWriter()
 		for i, v := range r {
-			t.AppendRow(table.Row{cols[i], value.Text(v)})
+			t.AppendRow(table.Row{visible(cols[i]), visible(value.Text(v))})
 		}
 		s := plainStyle
 		s.Options.SeparateHeader = false
@@ -220,3 +221,39 @@ func count(n int) string {
 	}
 	return fmt.Sprintf("(%d rows)", n)
 }
+
+// markdown renders rows as a GitHub markdown table. go-pretty escapes
+// | but not the backslash, so a value holding \| or ending in \ would
+// end its cell early: backslashes are doubled first.
+func markdown(cols []string, rows [][]value.Value, header bool) string {
+	show := func(s string) string { return strings.ReplaceAll(visible(s), `\`, `\\`) }
+	return newTable(cols, rows, measure(cols, rows), header, false, show).RenderMarkdown()
+}
+
+// visible writes a carriage return as \r and the other control
+// characters but newline and tab as \xHH (\u00HH above 0x7f), as psql's
+// aligned format does. go-pretty reads a lone \r as a return to the
+// start of the line, writing what follows over what came before it
+// ("abcdef\r12" would show as "12cdef"), and a terminal runs an escape
+// sequence held in data instead of showing it.
+func visible(s string) string {
+	if !strings.ContainsFunc(s, needsEscape) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\r':
+			b.WriteString(`\r`)
+		case !needsEscape(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02X`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		}
+	}
+	return b.String()
+}
+
+func needsEscape(r rune) bool { return r != '\n' && r != '\t' && unicode.IsControl(r) }
