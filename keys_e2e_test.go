@@ -369,10 +369,10 @@ entities:
 	},
 }
 
-// Each statement of keyShapes, indexShapes, writeShapes and copyShapes, in order, returns SQLite's rows or
+// Each statement of keyShapes, indexShapes, writeShapes, copyShapes and designShapes, in order, returns SQLite's rows or
 // changes the same number of rows as SQLite, on every backend.
 func TestKeyShapesAgreeWithSQLite(t *testing.T) {
-	for _, shape := range slices.Concat(keyShapes, indexShapes, writeShapes, copyShapes) {
+	for _, shape := range slices.Concat(keyShapes, indexShapes, writeShapes, copyShapes, designShapes) {
 		for _, b := range testkit.Backends() {
 			t.Run(shape.name+"/"+b.Name, func(t *testing.T) {
 				t.Parallel()

@@ -403,10 +403,10 @@ func (m *Mapping) indexPath(e *Entity, name string) (*AccessPath, bool) {
 // keysOverlap reports whether an item could match both entities' keys
 // through the two paths (which share their key attributes).
 func (m *Mapping) keysOverlap(pa, pb *AccessPath) bool {
-	if !pa.PK.mayOverlap(pb.PK.Template) {
+	if !pa.PK.mayOverlapKey(pb.PK) {
 		return false
 	}
-	return pa.SK == nil || pb.SK == nil || pa.SK.mayOverlap(pb.SK.Template)
+	return pa.SK == nil || pb.SK == nil || pa.SK.mayOverlapKey(pb.SK)
 }
 
 func (m *Mapping) lastKeyName() string {

@@ -241,6 +241,27 @@ func (k *Key) RangeColumn(fixed func(col string) bool) (col string, narrows bool
 	return "", false
 }
 
+// MatchesAllUnder reports whether every key that starts with the
+// prefix fixed renders (Prefix) and goes on has this template's shape:
+// the first column fixed leaves free is the template's last part and a
+// string, whose value is whatever text follows. Otherwise a key
+// condition built from that prefix also admits keys the template does
+// not match (a literal after the column, "ORDER#{id}#META" against
+// "ORDER#o1#ITEM#1"; a number column, "ISSUE#{n}" against
+// "ISSUE#1#COMMENT#c1"), which only a read of the items tells apart.
+func (k *Key) MatchesAllUnder(fixed func(col string) bool) bool {
+	if k.Type != KeyS {
+		return true
+	}
+	for i, p := range k.Parts {
+		if p.Column == "" || fixed(p.Column) {
+			continue
+		}
+		return i == len(k.Parts)-1 && k.columns[p.Column] == "S"
+	}
+	return true
+}
+
 // OrderGuard names a column whose values the key order only sorts right
 // while none holds a character at or below Sep's first byte: the key is
 // "...{col}<Sep>...", so "a b" (a space) would sort before "a", and

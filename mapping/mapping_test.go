@@ -283,3 +283,40 @@ entities:
 		}
 	}
 }
+
+// A number holds no '#': ISSUE#{n} with n a number and ISSUE#{n}#C#{cid}
+// never match one key, so the mapping loads; with n a string they can
+// ("ISSUE#1#C#c1" is an issue numbered "1#C#c1"), and it is refused, as
+// is ISSUE#{n}.{minor} next to ISSUE#{n} (a number holds '.').
+func TestANumberColumnTellsAChildsKeysApart(t *testing.T) {
+	tree := func(numberType, child string) string {
+		return `
+table: Tree
+partition_key: PK
+sort_key: SK
+entities:
+  issues:
+    keys: {PK: "R#{repo}", SK: "ISSUE#{number}"}
+    columns: {repo: S, number: ` + numberType + `, title: S}
+  children:
+    keys: {PK: "R#{repo}", SK: "` + child + `"}
+    columns: {repo: S, number: ` + numberType + `, cid: N}
+`
+	}
+	for _, c := range []struct {
+		numberType, child string
+		apart             bool
+	}{
+		{"N", "ISSUE#{number}#C#{cid}", true},
+		{"S", "ISSUE#{number}#C#{cid}", false},
+		{"N", "ISSUE#{number}.{cid}", false},
+	} {
+		_, err := mapping.Parse("tree.yaml", []byte(tree(c.numberType, c.child)))
+		switch {
+		case c.apart && err != nil:
+			t.Errorf("number %s, child %s: %v", c.numberType, c.child, err)
+		case !c.apart && (err == nil || !strings.Contains(err.Error(), "cannot be told apart")):
+			t.Errorf("number %s, child %s: err = %v, want refused", c.numberType, c.child, err)
+		}
+	}
+}

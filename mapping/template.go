@@ -221,6 +221,46 @@ func (t *Template) mayOverlap(o *Template) bool {
 	return strings.HasSuffix(sa, sb) || strings.HasSuffix(sb, sa)
 }
 
+// numberChars are the characters a number's text in a key may hold
+// (value.Number's canonical text: digits, sign, point, exponent).
+const numberChars = "0123456789+-.Ee"
+
+// mayOverlapKey is mayOverlap knowing the columns' types: a key that is
+// literal text and then one number column ("ISSUE#{n}") matches only
+// keys whose text after the literal is a number, so none of a template
+// that puts other literal text there ("ISSUE#{n}#C#{cid}").
+func (k *Key) mayOverlapKey(o *Key) bool {
+	if k.Type != o.Type {
+		return false
+	}
+	if k.Type != KeyS {
+		return true
+	}
+	return k.mayOverlap(o.Template) && !k.numberTail(o) && !o.numberTail(k)
+}
+
+// numberTail reports whether k is literal text P and one number column,
+// and every key of o starts with P and holds, after P, literal text no
+// number holds: then no key is both.
+func (k *Key) numberTail(o *Key) bool {
+	if len(k.Parts) != 2 || k.Parts[0].Column != "" || k.columns[k.Parts[1].Column] != "N" {
+		return false
+	}
+	p := k.Parts[0].Literal
+	if o.Parts[0].Column != "" || !strings.HasPrefix(o.Parts[0].Literal, p) {
+		return false
+	}
+	lits := []string{strings.TrimPrefix(o.Parts[0].Literal, p)}
+	for _, q := range o.Parts[1:] {
+		if q.Column == "" {
+			lits = append(lits, q.Literal)
+		}
+	}
+	return slices.ContainsFunc(lits, func(l string) bool {
+		return strings.ContainsFunc(l, func(r rune) bool { return !strings.ContainsRune(numberChars, r) })
+	})
+}
+
 func (t *Template) literalSuffix() string {
 	if n := len(t.Parts); n > 0 && t.Parts[n-1].Column == "" {
 		return t.Parts[n-1].Literal

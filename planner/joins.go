@@ -319,8 +319,14 @@ func (b *selectBuilder) readOn(s int, a *access) Read {
 	switch {
 	case a == nil:
 		rd.Alone = e.Mapping().Alone(e, e.Base())
-	case a.path.SK == nil || (a.sk != nil && a.sk.Condition(Explaining) != nil):
+	case a.path.SK == nil:
 		rd.Alone = e.Mapping().Alone(e, a.path)
+	case a.sk != nil && a.sk.Condition(Explaining) != nil:
+		// Past the prefix the WHERE fixes, only a last string column
+		// takes any text: other keys under the prefix may be no item
+		// of e's ("ORDER#{id}#META" meets "ORDER#o1#ITEM#1").
+		rd.Alone = e.Mapping().Alone(e, a.path) &&
+			a.sk.Key.MatchesAllUnder(func(c string) bool { _, ok := a.sk.Fixed[c]; return ok })
 	}
 	return rd
 }

@@ -115,6 +115,9 @@ func (o *output) countOnly(root Node, sc *scope) {
 	if q.SK != nil && q.SK.Condition(Explaining) == nil {
 		return // the whole partition, other entities' items too
 	}
+	if q.SK != nil && !q.SK.Key.MatchesAllUnder(func(c string) bool { _, ok := q.SK.Fixed[c]; return ok }) {
+		return // the condition admits keys the template does not match
+	}
 	e := sc.slots[q.Reads[0].Slot].Entity
 	if e.Type != "" && e.Mapping().TypeAttribute != "" {
 		return // items typed as another entity would be counted
