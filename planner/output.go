@@ -71,7 +71,7 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 	o.visible = len(o.exprs)
 	o.qualifyDuplicateNames()
 	for _, g := range sel.GroupBy {
-		e, err := b.orderTerm(o, g, args)
+		e, err := b.groupTerm(o, g, args)
 		if err != nil {
 			return nil, err
 		}
@@ -158,6 +158,29 @@ func (b *selectBuilder) orderTerm(o *output, e parser.Expr, args []value.Value) 
 		}
 	}
 	return b.sc.resolve(e, args)
+}
+
+// groupTerm resolves a GROUP BY term as orderTerm does, but a name that
+// is a column of the tables is that column before it is a select-list
+// alias, as in SQLite, MySQL and PostgreSQL (SELECT COUNT(*) AS a ...
+// GROUP BY a groups on the column a); and it may not be an aggregate,
+// which no engine groups on.
+func (b *selectBuilder) groupTerm(o *output, e parser.Expr, args []value.Value) (parser.Expr, error) {
+	var x parser.Expr
+	var err error
+	if c, ok := e.(*parser.Column); ok && c.Table == "" && b.sc.hasColumn(c.Name) {
+		x, err = b.sc.resolve(e, args)
+	} else {
+		x, err = b.orderTerm(o, e, args)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if hasAggregate(x) {
+		return nil, errs.New(errs.Invalid, "GROUP BY %s groups on an aggregate", parser.Format(x)).
+			WithHint("group on columns, and filter on aggregates with HAVING")
+	}
+	return x, nil
 }
 
 // aliased returns the select list's expression called name with AS, or

@@ -54,6 +54,12 @@ func (s *scope) add(name, alias string, pos int) error {
 // placeholders replaced by args, and literals checked against the types
 // of the columns they meet.
 func (s *scope) resolve(e parser.Expr, args []value.Value) (parser.Expr, error) {
+	return s.resolveIn(e, args, false)
+}
+
+// resolveIn is resolve; condition says that e is a WHERE, ON or HAVING,
+// whose own ANDs, ORs and NOTs resolveCondition checks, naming the clause.
+func (s *scope) resolveIn(e parser.Expr, args []value.Value, condition bool) (parser.Expr, error) {
 	out, err := rewrite(e, func(x parser.Expr) (parser.Expr, error) {
 		switch x := x.(type) {
 		case *parser.Column:
@@ -78,7 +84,7 @@ func (s *scope) resolve(e parser.Expr, args []value.Value) (parser.Expr, error) 
 	if err != nil {
 		return nil, err
 	}
-	return out, s.checkTypes(out)
+	return out, s.checkTypes(out, condition)
 }
 
 func (s *scope) column(c *parser.Column) (*parser.Column, error) {
@@ -162,8 +168,38 @@ func (s *scope) typeOf(c *parser.Column) string {
 // would silently match nothing, and a key rendered from the wrong type
 // would read the wrong item. Types are those the statement fixes
 // (exprType); a raw table's attribute has none.
-func (s *scope) checkTypes(e parser.Expr) error {
+func (s *scope) checkTypes(e parser.Expr, condition bool) error {
 	var err error
+	// AND, OR and NOT take conditions wherever they are (a select list,
+	// inside a comparison): the executor's three-valued logic makes any
+	// other value unknown, where MySQL and SQLite take 'x' as false and 5
+	// as true. Those at the top of a condition are checked with its
+	// clause's name (checkCondition).
+	spine := map[parser.Expr]bool{}
+	var mark func(parser.Expr)
+	mark = func(x parser.Expr) {
+		switch y := x.(type) {
+		case *parser.And:
+			spine[x] = true
+			mark(y.L)
+			mark(y.R)
+		case *parser.Or:
+			spine[x] = true
+			mark(y.L)
+			mark(y.R)
+		case *parser.Not:
+			spine[x] = true
+			mark(y.E)
+		}
+	}
+	if condition {
+		mark(e)
+	}
+	logic := func(x parser.Expr, op string) {
+		if err == nil && !spine[x] {
+			err = s.checkCondition(x, op)
+		}
+	}
 	check := func(a, b parser.Expr) {
 		ta, tb := exprType(s, a), exprType(s, b)
 		if err != nil || ta == tb || ta == "" || tb == "" || !scalarType(ta) && !scalarType(tb) {
@@ -203,6 +239,12 @@ func (s *scope) checkTypes(e parser.Expr) error {
 			check(x.Expr, x.Hi)
 		case *parser.Like:
 			check(x.Expr, x.Pattern)
+		case *parser.And:
+			logic(x, "AND")
+		case *parser.Or:
+			logic(x, "OR")
+		case *parser.Not:
+			logic(x, "NOT")
 		}
 		return err == nil
 	})
@@ -218,7 +260,7 @@ func scalarType(typ string) bool { return typ == "S" || typ == "N" || typ == "B"
 // of, and which dynosql would otherwise take as unknown, matching
 // nothing.
 func (s *scope) resolveCondition(e parser.Expr, args []value.Value, clause string) (parser.Expr, error) {
-	out, err := s.resolve(e, args)
+	out, err := s.resolveIn(e, args, true)
 	if err != nil || out == nil {
 		return out, err
 	}

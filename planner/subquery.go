@@ -64,6 +64,15 @@ func (b *selectBuilder) addSubquery(sub *parser.Select, x parser.Expr, anti bool
 		return errs.New(errs.Unsupported, "a subquery may read one table, with a WHERE and no GROUP BY, HAVING, ORDER BY or LIMIT").
 			WithHint("write a JOIN instead")
 	}
+	// An aggregate makes the subquery one row (COUNT(*) of no rows is 0,
+	// MAX of none NULL): read as a semi-join, each of its rows would
+	// stand for itself instead.
+	for _, c := range sub.Columns {
+		if !c.Star && hasAggregate(c.Expr) {
+			return errs.New(errs.Unsupported, "a subquery of an aggregate (%s) is not supported", parser.Format(c.Expr)).
+				WithHint("run the subquery first and compare with its value, or write a JOIN")
+		}
+	}
 	t := sub.From[0]
 	if pos, nested := nestedSubquery(sub); nested {
 		return errs.New(errs.Unsupported, "a subquery inside a subquery is not supported").At(sc.sql, pos).

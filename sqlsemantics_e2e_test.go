@@ -1,0 +1,231 @@
+package dynosql_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/oracle"
+	"github.com/dynosql/dynosql/internal/testkit"
+)
+
+// logicMapping and logicRows: two entities sharing partitions, a sparse
+// index, and NULLs in every combination of a, b and c, for the tests of
+// SQL's semantics below.
+const logicMapping = `
+table: Logic
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
+entities:
+  items:
+    keys: {PK: "P#{p}", SK: "I#{id}", GSI1PK: "G#{g}", GSI1SK: "{id}"}
+    columns: {p: S, id: S, g: S, a: N, b: S, c: N, f: BOOL}
+    optional: [GSI1]
+  others:
+    keys: {PK: "P#{p}", SK: "O#{oid}"}
+    columns: {p: S, oid: S, x: N, ref: S}
+`
+
+const logicRows = `{"entity":"items","row":{"p":"1","id":"a","g":"x","a":1,"b":"x","c":10,"f":true}}
+{"entity":"items","row":{"p":"1","id":"b","g":"x","a":2,"b":"y"}}
+{"entity":"items","row":{"p":"1","id":"c","g":"y","b":"x","c":5,"f":false}}
+{"entity":"items","row":{"p":"1","id":"d","a":1}}
+{"entity":"items","row":{"p":"1","id":"e","g":"x"}}
+{"entity":"items","row":{"p":"1","id":"f","g":"y","a":3,"b":"","c":-1}}
+{"entity":"items","row":{"p":"1","id":"g","a":2,"b":"z","c":5}}
+{"entity":"items","row":{"p":"2","id":"a","g":"x","a":7,"b":"x"}}
+{"entity":"items","row":{"p":"2","id":"h","a":2}}
+{"entity":"others","row":{"p":"1","oid":"o1","x":1,"ref":"a"}}
+{"entity":"others","row":{"p":"1","oid":"o2","ref":"d"}}
+{"entity":"others","row":{"p":"1","oid":"o3","x":2,"ref":"zz"}}
+{"entity":"others","row":{"p":"1","oid":"o4","x":3}}
+`
+
+// GROUP BY a name that is both a column of the tables and an alias of
+// the select list groups on the column, as SQLite, MySQL ("For GROUP BY
+// or HAVING clauses, it searches the FROM clause before searching in the
+// select_expr values") and PostgreSQL do; ORDER BY takes the alias.
+func TestGroupByNamesTheColumnBeforeTheAlias(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, logicMapping, logicRows)
+			for _, q := range []string{
+				"SELECT COUNT(*) AS a FROM items WHERE p = '1' GROUP BY a",
+				"SELECT COUNT(*) AS b, MAX(id) FROM items WHERE p = '1' GROUP BY b",
+				"SELECT a + 1 AS a, COUNT(*) FROM items WHERE p = '1' GROUP BY a",
+				"SELECT SUM(c) AS a, COUNT(*) FROM items WHERE p = '1' GROUP BY a",
+				"SELECT i.a AS x, COUNT(*) AS a FROM items i WHERE i.p = '1' GROUP BY x, a",
+			} {
+				t.Run(q, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: q}) })
+			}
+		})
+	}
+}
+
+// GROUP BY an aggregate (through its alias or position) is an error in
+// SQLite and MySQL; dynosql put every row in one group.
+func TestGroupByAnAggregateIsRefused(t *testing.T) {
+	fx := testkit.LoadText(t, testkit.Backends()[1], logicMapping, logicRows)
+	for _, q := range []string{
+		"SELECT COUNT(*) AS n FROM items WHERE p = '1' GROUP BY n",
+		"SELECT COUNT(*) FROM items WHERE p = '1' GROUP BY 1",
+		"SELECT b, MAX(a) FROM items WHERE p = '1' GROUP BY b, 2",
+	} {
+		if _, err := fx.Oracle.Query(q); err == nil {
+			t.Errorf("SQLite answers %s", q)
+		}
+		if rows, err := fx.Query(context.Background(), q); err == nil {
+			t.Errorf("%s: %v, want an error", q, rows)
+		}
+	}
+}
+
+// A subquery whose select list is an aggregate is one row whatever it
+// reads: x IN (SELECT MAX(a) ...) compares x with that maximum, and
+// EXISTS (SELECT COUNT(*) ...) is always true. dynosql read such a
+// subquery as a semi-join of its rows, comparing with NULL (an aggregate
+// evaluated on one row), and answered with rows missing or extra.
+func TestASubqueryOfAnAggregateIsNotASemiJoin(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, logicMapping, logicRows)
+			for _, q := range []string{
+				// SQLite: o4 (x = 3 = MAX(a)); dynosql gave no row.
+				"SELECT oid FROM others WHERE p = '1' AND x IN (SELECT MAX(a) FROM items WHERE p = '1')",
+				// SQLite: o3 (two items have a = 1); dynosql gave no row.
+				"SELECT oid FROM others WHERE p = '1' AND x IN (SELECT COUNT(*) FROM items WHERE p = '1' AND a = 1)",
+				// SQLite: o3 and o4; dynosql gave no row.
+				"SELECT oid FROM others WHERE p = '1' AND x NOT IN (SELECT MIN(a) FROM items WHERE p = '1')",
+				// SQLite: all four (COUNT(*) of no rows is a row); dynosql none.
+				"SELECT oid FROM others WHERE p = '1' AND EXISTS (SELECT COUNT(*) FROM items WHERE p = '1' AND a = 99)",
+				// SQLite: none; dynosql all four.
+				"SELECT oid FROM others WHERE p = '1' AND NOT EXISTS (SELECT COUNT(*) FROM items WHERE p = '1' AND a = 99)",
+				// SQLite: all four; dynosql missed o2, whose x is NULL.
+				"SELECT oid FROM others WHERE p = '1' AND EXISTS (SELECT MAX(a) FROM items i WHERE i.p = '1' AND i.a = others.x)",
+			} {
+				t.Run(q, func(t *testing.T) {
+					want, err := fx.Oracle.Query(q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := fx.Query(context.Background(), q)
+					if err != nil {
+						if !errors.Is(err, dynosql.ErrUnsupported) {
+							t.Fatalf("%v, want a refusal", err)
+						}
+						return // refused: right
+					}
+					if diff := oracle.SameRows(got, want, false); diff != "" {
+						t.Errorf("rows differ from SQLite:\n%s", diff)
+					}
+				})
+			}
+		})
+	}
+}
+
+const ordsMapping = `
+table: Ords
+partition_key: PK
+sort_key: SK
+entities:
+  ords:
+    keys: {PK: "C#{c}", SK: "ORDER#{n}"}
+    columns: {c: S, n: N, amt: N}
+`
+
+// Items another program wrote with a number spelled otherwise than
+// dynosql spells it in the sort key (ORDER#01, ORDER#1e2): reads that
+// parse the sort key drop them, reads that do not (a projection without
+// it, Select=COUNT) keep them.
+func TestForeignNumberSpellingsAreNoRows(t *testing.T) {
+	b := testkit.Backends()[0]
+	fx := testkit.LoadText(t, b, ordsMapping, `{"entity":"ords","row":{"c":"x","n":1,"amt":10}}
+{"entity":"ords","row":{"c":"x","n":2,"amt":20}}
+`)
+	ctx := context.Background()
+	for _, sk := range []string{"ORDER#01", "ORDER#1e2", "ORDER#-0"} {
+		if _, err := fx.Client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(fx.Mapping.Table), Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "C#x"}, "SK": &types.AttributeValueMemberS{Value: sk}, "amt": &types.AttributeValueMemberN{Value: "5"},
+		}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The three rows dynosql's keys cannot spell are no ords rows for
+	// "SELECT n, amt" and "SELECT *" (the sort key is read and does not
+	// parse); every other select list must agree with them.
+	for _, c := range []struct{ q, want string }{
+		{"SELECT n, amt FROM ords WHERE c = 'x'", "2 rows"},
+		{"SELECT amt FROM ords WHERE c = 'x'", "2 rows"},      // dynosql: 5
+		{"SELECT c, amt FROM ords WHERE c = 'x'", "2 rows"},   // dynosql: 5
+		{"SELECT COUNT(*) FROM ords WHERE c = 'x'", "[[2]]"},  // dynosql: 5 (Select=COUNT)
+		{"SELECT SUM(amt) FROM ords WHERE c = 'x'", "[[30]]"}, // dynosql: 45
+	} {
+		rows, err := fx.Query(ctx, c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprint(rows)
+		if strings.HasSuffix(c.want, "rows") {
+			got = fmt.Sprintf("%d rows", len(rows))
+		}
+		if got != c.want {
+			t.Errorf("%s: %s, want %s", c.q, got, c.want)
+		}
+	}
+}
+
+// AND, OR and NOT of values that are not conditions: MySQL and SQLite
+// take a string as false and a non-zero number as true; dynosql's
+// three-valued logic made every such operand unknown, so NOT b and
+// a OR c were NULL in the select list, and a WHERE holding them inside a
+// comparison or IS NULL kept the wrong rows. A WHERE that is such an
+// operator itself is refused ("WHERE needs a condition"); these must be
+// too, or agree with SQLite.
+func TestLogicOfNonConditionsIsRefused(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, logicMapping, logicRows)
+			for _, q := range []string{
+				// SQLite: c, e. dynosql: b, c, e, f, g.
+				"SELECT id FROM items WHERE p = '1' AND (b OR a = 1) IS NULL",
+				// SQLite: a. dynosql: none.
+				"SELECT id FROM items WHERE p = '1' AND (NOT b) = (a = 1)",
+				// SQLite: a, b, f, g. dynosql: b, f, g.
+				"SELECT id FROM items WHERE p = '1' AND (c AND a = 1) IS NOT NULL",
+				// SQLite: none. dynosql: every group.
+				"SELECT b, COUNT(*) FROM items WHERE p = '1' GROUP BY b HAVING (MAX(a) OR 0) IS NULL",
+				// SQLite: d, e. dynosql: all seven (NOT b was NULL).
+				"SELECT id FROM items WHERE p = '1' AND (NOT b) IS NULL",
+				// SQLite: e. dynosql: all seven.
+				"SELECT id FROM items WHERE p = '1' AND (a OR c) IS NULL",
+			} {
+				t.Run(q, func(t *testing.T) {
+					want, err := fx.Oracle.Query(q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := fx.Query(context.Background(), q)
+					if err != nil {
+						if !errors.Is(err, dynosql.ErrInvalid) {
+							t.Fatalf("%v, want a refusal", err)
+						}
+						return // refused: right
+					}
+					if diff := oracle.SameRows(got, want, false); diff != "" {
+						t.Errorf("rows differ from SQLite:\n%s", diff)
+					}
+				})
+			}
+		})
+	}
+}
