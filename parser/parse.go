@@ -331,12 +331,44 @@ func (c *converter) syntaxError(err error) *errs.Error {
 			return e.WithHint("did you mean %s?", kw)
 		}
 	}
+	if i := c.openCast(bad); i >= 0 {
+		return c.unsupported(i, "CAST and CONVERT are not supported").Wrap(err).
+			WithHint("values keep the type the mapping gives their column")
+	}
 	// A reserved word where a name was meant (SELECT key FROM t).
 	if t := c.toks[bad]; t.typ != sqlparser.ID && t.isWord() && bad > 0 {
 		word := c.src[t.start:t.end]
 		return e.WithHint("if %s is meant as a name, write it in backquotes: `%s`", word, word)
 	}
 	return e
+}
+
+// openCast returns the CAST or CONVERT whose parentheses are still open
+// at token bad, or -1. sqlparser knows MySQL's target types only (SIGNED,
+// CHAR...), so CAST(x AS INTEGER) fails as a syntax error at INTEGER,
+// which would otherwise read as a misplaced keyword.
+func (c *converter) openCast(bad int) int {
+	var open []int // for each open parenthesis, its CAST or CONVERT, or -1
+	for i := 0; i < bad; i++ {
+		switch c.toks[i].typ {
+		case '(':
+			fn := -1
+			if i > 0 && c.toks[i-1].isWord() && (strings.EqualFold(c.toks[i-1].val, "cast") || strings.EqualFold(c.toks[i-1].val, "convert")) {
+				fn = i - 1
+			}
+			open = append(open, fn)
+		case ')':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	for i := len(open) - 1; i >= 0; i-- {
+		if open[i] >= 0 {
+			return open[i]
+		}
+	}
+	return -1
 }
 
 // hintKeywords are the keywords worth suggesting for a misspelt word.
