@@ -813,6 +813,47 @@ func TestOverlappingFanOutsOfOneSource(t *testing.T) {
 	}
 }
 
+// TestAnOvertakenFanOutLeavesTheOtherRowsInStep: statement A renames two
+// users, one row's fan-out after the other (concurrency 1); B renames the
+// user whose copies A's first fan-out transaction is about to write, so
+// that B owns them. A says so, and still brings the other user's copies
+// in step.
+func TestAnOvertakenFanOutLeavesTheOtherRowsInStep(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			var armed atomic.Bool
+			var fx *testkit.Fixture
+			var errB error
+			first := "" // the user B renames: the first whose copies A writes
+			fx = testkit.Load(t, b, "blog", dynosql.WithConcurrency(1), beforeRequest(func(_ string, in any) {
+				tx, ok := in.(*dynamodb.TransactWriteItemsInput)
+				if !ok || tx.TransactItems[0].ConditionCheck == nil || !armed.CompareAndSwap(true, false) {
+					return
+				}
+				first = strings.TrimPrefix(tx.TransactItems[0].ConditionCheck.Key["PK"].(*types.AttributeValueMemberS).Value, "USER#")
+				_, errB = fx.DB.Exec(context.Background(), "UPDATE users SET name = 'B' WHERE id = ?", first)
+			}))
+			armed.Store(true)
+			_, errA := fx.DB.Exec(context.Background(), "UPDATE users SET name = 'A' WHERE id IN ('3', '12')")
+			if errB != nil || armed.Load() {
+				t.Fatalf("B: %v (ran: %v)", errB, !armed.Load())
+			}
+			if !errors.Is(errA, dynosql.ErrConflict) || !strings.Contains(errA.Error(), "newer change") {
+				t.Errorf("A: %v, want a conflict with a newer change", errA)
+			}
+			want := map[string]string{"3": "A", "12": "A"}
+			want[first] = "B"
+			if got := query(t, fx.DB, "SELECT id, name FROM users WHERE id IN ('3', '12') ORDER BY id"); fmt.Sprint(got) != fmt.Sprintf("[[12 %s] [3 %s]]", want["12"], want["3"]) {
+				t.Errorf("users: %v, want 12 %s and 3 %s", got, want["12"], want["3"])
+			}
+			if drift := query(t, fx.DB, "CHECK COPIES FOR users WHERE id IN ('3', '12')"); len(drift) != 0 {
+				t.Errorf("%d copies differ from their users after both statements (B renamed %s), e.g. %v", len(drift), first, drift[0])
+			}
+		})
+	}
+}
+
 // resendAfter sends a request again after DynamoDB did it, when resend
 // says so, and returns the second answer: as when the SDK retries a write
 // whose first answer was lost (an HTTP 500 after the write landed).

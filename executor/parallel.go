@@ -52,10 +52,11 @@ func (ex *Executor) eachWrite(ctx context.Context, n int, fn func(ctx context.Co
 	var first error
 	failed := func() bool { mu.Lock(); defer mu.Unlock(); return first != nil }
 	for i := range n {
+		sem <- struct{}{} // a slot first: a write that fails meanwhile stops the rest
 		if failed() || ctx.Err() != nil {
+			<-sem
 			break
 		}
-		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()

@@ -87,6 +87,7 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 	case len(fanOuts) > 0 && fanOuts[0].Inserted:
 		verb, finish = "inserted", "run " // the statement again would conflict
 	}
+	var overtaken error // the first row whose source a later change took over
 	for fi, f := range fanOuts {
 		var mu sync.Mutex
 		var left int64
@@ -101,16 +102,18 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 			done[ri] = err == nil
 			var moved *errs.ConditionFailedError
 			if errors.As(err, &moved) {
-				return note(err, "this statement's own write of %s %s had landed before", e.Name, keyDesc(e, written[ri]))
+				// A later change of this source owns its copies; the
+				// other rows' fan-outs go on.
+				done[ri] = true
+				if overtaken == nil {
+					overtaken = note(err, "this statement's own write of %s %s had landed before", e.Name, keyDesc(e, written[ri]))
+				}
+				return nil
 			}
 			return err
 		})
-		var moved *errs.ConditionFailedError
-		switch {
-		case err == nil:
+		if err == nil {
 			continue
-		case errors.As(err, &moved):
-			return err
 		}
 		// Some rows' fan-outs stopped or never ran (every row's, for the
 		// fan-outs after this one).
@@ -125,7 +128,7 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 		return note(err, "%s was %s; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): %s%s",
 			e.Name, verb, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, left, finish, repairCopies(e, fanOuts, pending))
 	}
-	return nil
+	return overtaken
 }
 
 // updateOne sends one UpdateItem guarded by attribute_exists(partition
