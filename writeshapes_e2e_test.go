@@ -316,4 +316,146 @@ entities:
 			"SELECT cid, uname FROM cmts WHERE post IN ('p', 'q')" + sqliteSpelling + "SELECT c.cid, u.name FROM cmts c LEFT JOIN users u ON u.uid = c.uid WHERE c.post IN ('p', 'q')",
 		},
 	},
+	// Conditions of UPDATE and DELETE (OR, NOT, NULLs, ranges), numbers
+	// spelled several ways, sparse index keys set NULL: a hunt through
+	// write semantics, all in agreement with SQLite when found.
+	{
+		name: "write conditions through local and keys-only indexes",
+		mapping: `
+table: WriteConds
+partition_key: PK
+sort_key: SK
+indexes:
+  LSI1: {local: true, sort_key: LSI1SK, projection: KEYS_ONLY}
+  ByTag: {partition_key: tag, sort_key: GSK, projection: KEYS_ONLY}
+entities:
+  rows:
+    keys: {PK: "A#{a}", SK: "R#{d}#{id}", LSI1SK: "P#{prio}", tag: "{tag}", GSK: "{a}#{d}"}
+    columns: {a: S, d: S, id: S, prio: N, tag: S, v: N, w: S}
+    optional: [LSI1, ByTag]
+`,
+		rows: `{"entity":"rows","row":{"a":"x","d":"2024-01","id":"1","prio":1,"tag":"t","v":1,"w":"p"}}
+{"entity":"rows","row":{"a":"x","d":"2024-01","id":"2","prio":2,"tag":"t","v":2}}
+{"entity":"rows","row":{"a":"x","d":"2024-02","id":"3","tag":"u","w":"q"}}
+{"entity":"rows","row":{"a":"x","d":"2024-03","id":"4","prio":4,"v":4,"w":"p"}}
+{"entity":"rows","row":{"a":"x","d":"2024-03","id":"5","prio":5,"tag":"t","v":5,"w":"r"}}
+{"entity":"rows","row":{"a":"y","d":"2024-01","id":"1","prio":1,"tag":"t","v":6,"w":"p"}}
+`,
+		stmts: []string{
+			"UPDATE rows SET v = 10 WHERE a = 'x' AND d = '2024-01' AND id = '2' AND (w IS NULL OR v > 100)",
+			"SELECT a, d, id, v, w FROM rows WHERE a IN ('x', 'y')",
+			"UPDATE rows SET v = 11 WHERE a = 'x' AND d = '2024-01' AND id = '1' AND NOT (w = 'q' OR v IS NULL)",
+			"SELECT a, d, id, v, w FROM rows WHERE a IN ('x', 'y')",
+			"UPDATE rows SET w = 'z' WHERE a = 'x' AND d BETWEEN '2024-01' AND '2024-02' AND (v IS NULL OR v < 5)",
+			"SELECT a, d, id, v, w FROM rows WHERE a IN ('x', 'y')",
+			"UPDATE rows SET v = v - 1 WHERE a = 'x' AND prio >= 2 AND prio IS NOT NULL",
+			"SELECT a, d, id, v, w, prio FROM rows WHERE a IN ('x', 'y')",
+			"UPDATE rows SET prio = NULL WHERE a = 'x' AND prio = 4",
+			"SELECT a, d, id FROM rows WHERE a = 'x' AND prio > 0",
+			"UPDATE rows SET prio = 7 WHERE a = 'x' AND id = '3'",
+			"SELECT a, d, id, prio FROM rows WHERE a = 'x' AND prio > 0",
+			"UPDATE rows SET d = '2025-01' WHERE tag = 't' AND a = 'x' AND d < '2024-03'",
+			"SELECT a, d, id, v, w, prio, tag FROM rows WHERE a IN ('x', 'y')",
+			"SELECT a, d, id FROM rows WHERE tag = 't' AND a = 'x'",
+			"UPDATE rows SET tag = NULL WHERE a = 'x' AND d = '2025-01' AND id IN ('1', '9')",
+			"SELECT a, d, id FROM rows WHERE tag = 't' AND d IS NOT NULL",
+			"UPDATE rows SET tag = 'n' WHERE a = 'x' AND (id = '4' OR w = 'q')",
+			"SELECT a, d, id, tag FROM rows WHERE tag = 'n' AND d IS NOT NULL",
+			"SELECT a, d, id, v, w, prio, tag FROM rows WHERE a IN ('x', 'y')",
+			"DELETE FROM rows WHERE a IN ('x', 'y') AND id = '1' AND NOT (v = 6)",
+			"SELECT a, d, id FROM rows WHERE a IN ('x', 'y')",
+			"DELETE FROM rows WHERE tag IN ('t', 'n') AND a = 'x' AND w <> 'r'",
+			"SELECT a, d, id FROM rows WHERE a IN ('x', 'y')",
+			"UPDATE rows SET w = NULL, v = NULL WHERE a = 'x' AND d = '2024-03' AND id = '5'",
+			"UPDATE rows SET v = v + 1 WHERE a = 'x' AND d = '2024-03' AND id = '5'",
+			"SELECT a, d, id, v, w FROM rows WHERE a IN ('x', 'y')",
+			"INSERT INTO rows (a, d, id, v) VALUES ('x', '2024-03', '5', 3) ON DUPLICATE KEY UPDATE v = v + 1" + sqliteSpelling + "UPDATE rows SET v = v + 1 WHERE a = 'x' AND d = '2024-03' AND id = '5'",
+			"SELECT a, d, id, v, w, prio, tag FROM rows WHERE a IN ('x', 'y')",
+		},
+	},
+	{
+		name: "number keys spelled several ways in writes",
+		mapping: `
+table: WriteNumbers
+partition_key: PK
+sort_key: SK
+indexes:
+  ByOrg: {partition_key: org, sort_key: rank}
+entities:
+  users:
+    keys: {PK: "U#{id}", SK: "{k}", org: "{org}", rank: "{rank}"}
+    columns: {id: N, k: N, org: S, rank: N, n: N, s: S}
+    optional: [ByOrg]
+`,
+		rows: `{"entity":"users","row":{"id":1,"k":1,"org":"o","rank":1,"n":1,"s":"a"}}
+{"entity":"users","row":{"id":1,"k":2,"org":"o","rank":2,"s":"b"}}
+{"entity":"users","row":{"id":1,"k":3,"n":3}}
+{"entity":"users","row":{"id":2,"k":1,"org":"p","rank":1,"n":5}}
+`,
+		stmts: []string{
+			"UPDATE users SET n = n + 1 WHERE id IN (1, 1.0) AND k IN (1, 1.00)",
+			"SELECT id, k, n FROM users WHERE id IN (1, 2)",
+			"UPDATE users SET n = n + 1 WHERE id = 1 AND (k = 1 OR k = 1.0 OR k >= 1)",
+			"SELECT id, k, n FROM users WHERE id IN (1, 2)",
+			"UPDATE users SET n = n + 1 WHERE (id = 1 AND k = 1) OR (id = 1.0 AND k = 1)",
+			"SELECT id, k, n FROM users WHERE id IN (1, 2)",
+			"UPDATE users SET n = n + 1 WHERE (org = 'o' AND rank IS NOT NULL) OR (id = 1 AND k = 1)",
+			"SELECT id, k, n FROM users WHERE id IN (1, 2)",
+			"UPDATE users SET n = n + 1 WHERE org IN ('o', 'o', 'p') AND rank IN (1, 1.0)",
+			"SELECT id, k, n FROM users WHERE id IN (1, 2)",
+			"DELETE FROM users WHERE id IN (2, 2.0) AND k = 1",
+			"SELECT id, k, n FROM users WHERE id IN (1, 2)",
+			"UPDATE users SET rank = rank + 1 WHERE org = 'o' AND rank > 0",
+			"SELECT id, k, rank FROM users WHERE org = 'o' AND rank >= 0",
+			"UPDATE users SET rank = rank + 1 WHERE id = 1 AND k = 3",
+			"SELECT id, k, org, rank FROM users WHERE id IN (1, 2)",
+			"SELECT id, k, n FROM users WHERE id IN (1, 2)",
+		},
+	},
+	{
+		name: "writes through sparse global indexes",
+		mapping: `
+table: WriteSparse
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
+  ByStatus: {partition_key: status}
+entities:
+  items:
+    keys: {PK: "A#{acct}", SK: "N#{n}", GSI1PK: "G#{grp}", GSI1SK: "S#{score}", status: "{status}"}
+    columns: {acct: S, n: S, grp: S, score: N, status: S, cnt: N, title: S}
+    optional: [GSI1, ByStatus]
+`,
+		rows: `{"entity":"items","row":{"acct":"a","n":"1","grp":"g","score":1,"status":"open","cnt":1,"title":"t1"}}
+{"entity":"items","row":{"acct":"a","n":"2","grp":"g","score":2,"status":"open","title":"t2"}}
+{"entity":"items","row":{"acct":"a","n":"3","grp":"h","score":3,"cnt":3,"title":"t3"}}
+{"entity":"items","row":{"acct":"a","n":"4","cnt":4}}
+{"entity":"items","row":{"acct":"b","n":"1","grp":"g","score":5,"status":"done","cnt":5,"title":"b1"}}
+`,
+		stmts: []string{
+			"UPDATE items SET cnt = cnt + 1 WHERE acct = 'a' AND n = '2'",
+			"SELECT acct, n, cnt FROM items WHERE acct IN ('a','b')",
+			"UPDATE items SET cnt = cnt + 1 WHERE acct = 'a'",
+			"SELECT acct, n, cnt FROM items WHERE acct IN ('a','b')",
+			"UPDATE items SET title = 't1' WHERE acct = 'a' AND n = '1'",
+			"UPDATE items SET title = 't1' WHERE acct = 'a'",
+			"UPDATE items SET cnt = 9 WHERE acct = 'a' AND NOT (title = 't1')",
+			"SELECT acct, n, cnt FROM items WHERE acct IN ('a','b')",
+			"UPDATE items SET cnt = 10 WHERE acct = 'a' AND n = '4' AND NOT (title = 'zz')",
+			"UPDATE items SET cnt = 11 WHERE acct = 'a' AND n = '4' AND title <> 'zz'",
+			"UPDATE items SET cnt = 12 WHERE acct = 'a' AND n = '4' AND (title = 'zz' OR cnt > 0)",
+			"SELECT acct, n, cnt FROM items WHERE acct IN ('a','b')",
+			"DELETE FROM items WHERE acct = 'a' AND n = '4' AND NOT (cnt IN (1, 2))",
+			"SELECT acct, n, cnt FROM items WHERE acct IN ('a','b')",
+			"UPDATE items SET score = NULL WHERE acct = 'a' AND n = '1'",
+			"SELECT acct, n FROM items WHERE grp = 'g' AND score IS NOT NULL",
+			"UPDATE items SET status = NULL WHERE status = 'open' AND cnt > 1",
+			"SELECT acct, n FROM items WHERE status = 'open'",
+			"SELECT acct, n, status FROM items WHERE acct IN ('a','b')",
+			"UPDATE items SET score = score + 10 WHERE grp = 'g' AND score > 0",
+			"SELECT acct, n, score FROM items WHERE acct IN ('a','b')",
+			"SELECT acct, n, score FROM items WHERE grp = 'g' AND score >= 0",
+		},
+	},
 }
