@@ -71,7 +71,7 @@ func (c *catalog) describe(ctx context.Context, name string) error {
 		return errs.New(errs.Invalid, "%s is the table the mapping %s describes; its items are read through the mapping's entities", name, c.m.Source).
 			WithHint("name one of its entities: %s", strings.Join(c.m.EntityNames(), ", "))
 	}
-	if !mapping.DynamoDBName(name) {
+	if !mapping.DynamoDBName(name) || c.exec.Offline() {
 		return c.unknown(ctx, name)
 	}
 	desc, err := c.exec.DescribeTable(ctx, name)
@@ -102,6 +102,15 @@ func (c *catalog) unknown(ctx context.Context, name string) error {
 	var names []string
 	if c.m != nil {
 		names = c.m.EntityNames()
+	}
+	if c.exec.Offline() {
+		// No client: nothing can be described, and no table listed.
+		err := errs.New(errs.Invalid, "unknown table %s", name)
+		if near := errs.Nearest(name, names); near != "" {
+			err.Message += "; did you mean " + near + "?"
+		}
+		return err.WithHint("without a connection only the mapping's entities are known (%s); a table it does not describe is read raw once connected (--endpoint-url, --region or --profile)",
+			strings.Join(errs.ByNearness(name, names), ", "))
 	}
 	tables, lerr := c.exec.TableNames(ctx)
 	for _, t := range tables {

@@ -152,6 +152,19 @@ func OpenFile(ctx context.Context, path string, client Client, opts ...Option) (
 // Mapping returns the DB's mapping, nil when it has none.
 func (db *DB) Mapping() *mapping.Mapping { return db.m }
 
+// Entity returns the logical table name names: an entity of the
+// mapping, or a DynamoDB table read raw, described (one DescribeTable)
+// the first time it is named.
+func (db *DB) Entity(ctx context.Context, name string) (*mapping.Entity, error) {
+	if e, err := db.cat.Entity(name); err == nil {
+		return e, nil
+	}
+	if err := db.cat.describe(ctx, name); err != nil {
+		return nil, err
+	}
+	return db.cat.Entity(name)
+}
+
 // Close releases what the DB started (the embedded backend of OpenDemo
 // and OpenEmbedded). A DB over a caller's client has nothing to release.
 func (db *DB) Close() error {

@@ -42,6 +42,10 @@ func New(client Client, opts Options) *Executor {
 	return &Executor{client: client, opts: opts}
 }
 
+// Offline reports whether the executor has no client: it plans, and
+// sends nothing (dynosql check without an endpoint).
+func (ex *Executor) Offline() bool { return ex.client == nil }
+
 // optFns returns the per-request options: the caller's hooks and the
 // statement's stats counter, if the context carries one that counts
 // requests.

@@ -19,10 +19,12 @@ import (
 // values, only on their types, which is what check reports.
 
 // dummyArgs returns an argument for each placeholder of stmt.
-func dummyArgs(m *mapping.Mapping, stmt parser.Statement) []any {
+func dummyArgs(m lookup, stmt parser.Statement) []any {
 	t := typer{m: m, aliases: map[string]*mapping.Entity{}, types: map[int]string{}}
 	t.statement(stmt)
-	n := 0
+	// Every placeholder gets one, those of subqueries and UNIONs
+	// included; one nothing types is a string.
+	n := max(parser.Placeholders(stmt), 0)
 	for i := range t.types {
 		n = max(n, i+1)
 	}
@@ -60,16 +62,20 @@ func dummy(typ string, i int) any {
 	return text
 }
 
+// lookup finds a table a statement names: an entity of the mapping, or,
+// connected, a table read raw.
+type lookup func(name string) (*mapping.Entity, error)
+
 // typer finds the type each placeholder of a statement takes.
 type typer struct {
-	m       *mapping.Mapping
+	m       lookup
 	aliases map[string]*mapping.Entity
 	order   []*mapping.Entity // the statement's tables, in order
 	types   map[int]string    // placeholder index → type
 }
 
 func (t *typer) table(name, alias string) {
-	e, err := t.m.Entity(name)
+	e, err := t.m(name)
 	if err != nil {
 		return // planning reports it
 	}
@@ -84,6 +90,11 @@ func (t *typer) statement(stmt parser.Statement) {
 	switch s := stmt.(type) {
 	case *parser.Explain:
 		t.statement(s.Statement)
+	case *parser.Union:
+		t.sub().statement(s.Left)
+		t.sub().statement(s.Right)
+		t.number(s.Limit)
+		t.number(s.Offset)
 	case *parser.Select:
 		for _, f := range s.From {
 			t.table(f.Name, f.Alias)
@@ -123,6 +134,29 @@ func (t *typer) statement(stmt parser.Statement) {
 		t.table(s.Table, "")
 		t.expr(s.Where)
 	}
+}
+
+// sub returns a typer for a subquery or a side of a UNION: its own
+// tables first, then those of the statement around it (a correlated
+// subquery names them).
+func (t *typer) sub() *typer {
+	s := &typer{m: t.m, aliases: map[string]*mapping.Entity{}, types: t.types}
+	for a, e := range t.aliases {
+		s.aliases[a] = e
+	}
+	return s
+}
+
+// subquery types the placeholders of a subquery, and returns the type
+// of the one column it selects ("" when unknown).
+func (t *typer) subquery(sel *parser.Select) string {
+	s := t.sub()
+	s.statement(sel)
+	s.order = append(s.order, t.order...)
+	if len(sel.Columns) == 1 {
+		return s.typeOf(sel.Columns[0].Expr)
+	}
+	return ""
 }
 
 // set gives placeholder e the type typ, if e is one.
@@ -188,6 +222,12 @@ func (t *typer) expr(e parser.Expr) {
 		case *parser.Arith:
 			t.number(x.L)
 			t.number(x.R)
+		case *parser.InSelect: // Walk goes into neither side
+			typ := t.subquery(x.Select)
+			t.set(x.Expr, typ)
+			t.expr(x.Expr)
+		case *parser.Exists:
+			t.subquery(x.Select)
 		}
 		return true
 	})

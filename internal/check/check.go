@@ -14,6 +14,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/spf13/pflag"
 
 	"github.com/dynosql/dynosql"
@@ -21,6 +23,7 @@ import (
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
 )
 
 // Exit statuses.
@@ -163,11 +166,15 @@ func File(db *dynosql.DB, name, text string) ([]*Report, error) {
 		return nil, errs.As(err).At(text, errs.As(err).Pos).WithHint("in %s", name)
 	}
 	var out []*Report
+	var tx *planner.Transaction // between BEGIN and COMMIT or ROLLBACK
 	cursor := 0
 	for _, sql := range stmts {
 		start := cursor + strings.Index(text[cursor:], sql)
 		cursor = start + len(sql)
-		r := Statement(db, sql)
+		r, plan := statement(db, sql)
+		if plan != nil {
+			tx = transaction(r, plan, tx)
+		}
 		r.File = name
 		r.Line, r.Column = position(text, start+codeStart(sql))
 		if r.Error != nil && r.pos >= 0 {
@@ -176,6 +183,75 @@ func File(db *dynosql.DB, name, text string) ([]*Report, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// transaction follows BEGIN ... COMMIT as the shell runs them: a write
+// between them joins the one TransactWriteItems COMMIT sends (or is
+// refused as the shell refuses it), and sends nothing itself. It
+// returns the transaction open after the statement of r and plan.
+func transaction(r *Report, plan *planner.Plan, tx *planner.Transaction) *planner.Transaction {
+	none := &Cost{Requests: []Request{}}
+	switch {
+	case plan.Control == planner.Begin && tx != nil:
+		r.fail(errs.New(errs.Invalid, "a transaction is already open").WithHint("COMMIT or ROLLBACK it first"))
+		return tx
+	case plan.Control == planner.Begin:
+		r.serve(none)
+		return &planner.Transaction{}
+	case plan.Control != planner.NoControl && tx == nil:
+		r.fail(errs.New(errs.Invalid, "no transaction is open").WithHint("BEGIN one first"))
+		return nil
+	case plan.Control == planner.Rollback:
+		r.serve(none)
+		return nil
+	case plan.Control == planner.Commit:
+		r.serve(commitCost(tx))
+		return nil
+	case tx == nil:
+		return nil
+	}
+	if err := planner.Transactable(plan); err != nil {
+		r.fail(err)
+		return tx
+	}
+	next := planner.Transaction{Statements: append(tx.Statements[:len(tx.Statements):len(tx.Statements)], plan)}
+	if _, _, err := next.Build(); err != nil {
+		r.fail(err)
+		return tx
+	}
+	r.serve(none)
+	return &next
+}
+
+// commitCost counts what COMMIT sends: the one TransactWriteItems, then
+// the fan-outs that fill the copies written before the rows it inserts.
+func commitCost(tx *planner.Transaction) *Cost {
+	c := &coster{cost: &Cost{Requests: []Request{}}}
+	if in, _, err := tx.Build(); err == nil && in != nil && len(in.TransactItems) > 0 {
+		c.add(Request{Op: "TransactWriteItems", Table: actionTable(in.TransactItems[0]), Count: "1"})
+	}
+	for _, st := range tx.Statements {
+		if ins, ok := st.Root.(*planner.InsertRows); ok {
+			for _, f := range ins.Earlier {
+				c.fanOut(f, fmt.Sprint(len(ins.Rows)))
+			}
+		}
+	}
+	return c.cost
+}
+
+func actionTable(a types.TransactWriteItem) string {
+	switch {
+	case a.Put != nil:
+		return aws.ToString(a.Put.TableName)
+	case a.Update != nil:
+		return aws.ToString(a.Update.TableName)
+	case a.Delete != nil:
+		return aws.ToString(a.Delete.TableName)
+	case a.ConditionCheck != nil:
+		return aws.ToString(a.ConditionCheck.TableName)
+	}
+	return ""
 }
 
 // codeStart is the offset of the first SQL code in sql, past white space

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dynosql/dynosql/internal/limits"
@@ -81,7 +82,9 @@ func (c *Cost) Consistency() string {
 // costOf walks a plan's steps and counts their requests.
 func costOf(p *planner.Plan) *Cost {
 	c := &coster{cost: &Cost{Requests: []Request{}}}
-	c.node(p.Root, "")
+	if p.Root != nil { // nil for BEGIN, COMMIT and ROLLBACK
+		c.node(p.Root, "")
+	}
 	return c.cost
 }
 
@@ -162,6 +165,9 @@ func (c *coster) node(n planner.Node, per string) {
 	case *planner.DeleteRows:
 		each := c.rows(x.Read, x.Alias)
 		c.add(Request{Op: "DeleteItem", Table: x.Table, Count: times("1", each)})
+		for _, f := range x.FanOuts {
+			c.fanOut(f, each)
+		}
 	case *planner.CopyCheck:
 		each := c.rows(x.Read, x.Source.Name)
 		for _, f := range x.FanOuts {
@@ -196,7 +202,14 @@ func (c *coster) copies() string {
 // fanOut counts the requests that keep copies in step, for each source
 // row written.
 func (c *coster) fanOut(f *planner.FanOut, each string) {
-	c.add(Request{Op: "Query", Table: f.Table, Index: f.Copy.Path.Index, Count: times(fmt.Sprintf("1 to %d", planner.MaxRounds), each),
+	queries := times(fmt.Sprintf("1 to %d", planner.MaxRounds), each)
+	if n, err := strconv.Atoi(each); err == nil {
+		queries = fmt.Sprintf("%d to %d", n, n*planner.MaxRounds)
+		if n == 1 {
+			each = ""
+		}
+	}
+	c.add(Request{Op: "Query", Table: f.Table, Index: f.Copy.Path.Index, Count: queries,
 		Consistency: consistency(false, f.Copy.Path.Index, f.Copy.Path.Local), Paged: true})
 	c.add(Request{Op: "TransactWriteItems", Table: f.Table, Count: times(c.copies(), each)})
 }
@@ -225,6 +238,15 @@ func (c *coster) insert(x *planner.InsertRows) {
 		c.add(Request{Op: "PutItem", Table: x.Table, Count: "1"})
 	default:
 		c.add(Request{Op: "TransactWriteItems", Table: x.Table, Count: fmt.Sprint(len(x.Batches))})
+	}
+	// The copies written before each new source row are looked for
+	// (and filled) once it is in.
+	inserted := rows
+	if x.OnDuplicate != nil {
+		inserted = c.variable("rows the INSERT inserts")
+	}
+	for _, f := range x.Earlier {
+		c.fanOut(f, inserted)
 	}
 }
 

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
+	"github.com/dynosql/dynosql/planner"
 )
 
 // Status says what became of a statement.
@@ -47,24 +50,42 @@ type ErrorReport struct {
 // Statement plans one statement, ? placeholders filled with dummies of
 // their types, and reports it.
 func Statement(db *dynosql.DB, sql string) *Report {
+	r, _ := statement(db, sql)
+	return r
+}
+
+// statement is Statement, also returning the plan of a statement served.
+func statement(db *dynosql.DB, sql string) (*Report, *planner.Plan) {
 	r := &Report{SQL: strings.TrimSpace(sql[codeStart(sql):]), pos: -1}
 	var args []any
 	if stmt, err := parser.Parse(sql); err == nil {
-		args = dummyArgs(db.Mapping(), stmt)
+		args = dummyArgs(func(name string) (*mapping.Entity, error) {
+			return db.Entity(context.Background(), name)
+		}, stmt)
 	}
 	plan, err := db.Explain(sql, args...)
 	if err != nil {
-		e := errs.As(err)
-		r.Status, r.pos = Failed, e.Pos
-		if errors.Is(err, dynosql.ErrRefused) {
-			r.Status = Refused
-		}
-		r.Error = &ErrorReport{Kind: string(e.Kind), Message: e.Message, Hint: e.Hint}
-		return r
+		r.fail(err)
+		return r, nil
 	}
-	r.Status, r.Cost = Served, costOf(plan)
-	r.Total, r.Consistency = r.Cost.Total(), r.Cost.Consistency()
-	return r
+	r.serve(costOf(plan))
+	return r, plan
+}
+
+// fail reports err as why the statement is refused or does not plan.
+func (r *Report) fail(err error) {
+	e := errs.As(err)
+	r.Status, r.pos = Failed, e.Pos
+	if errors.Is(err, dynosql.ErrRefused) {
+		r.Status = Refused
+	}
+	r.Error = &ErrorReport{Kind: string(e.Kind), Message: e.Message, Hint: e.Hint}
+	r.Cost, r.Total, r.Consistency = nil, "", ""
+}
+
+func (r *Report) serve(c *Cost) {
+	r.Status, r.Cost = Served, c
+	r.Total, r.Consistency = c.Total(), c.Consistency()
 }
 
 // writeText prints one line per statement, FILE:LINE: first, and under

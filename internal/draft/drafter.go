@@ -178,11 +178,11 @@ func (d *drafter) separate() {
 func (d *drafter) halfIndexes() map[string]string {
 	half := map[string]string{}
 	for _, ix := range d.t.Indexes {
-		if ix.Local {
-			continue
+		if ix.Local || ix.SortKey == "" {
+			continue // an index of one key is never half held
 		}
 		for _, e := range d.entities {
-			hasPK, hasSK := e.keys[ix.PartitionKey] != nil, ix.SortKey == "" || e.keys[ix.SortKey] != nil
+			hasPK, hasSK := e.keys[ix.PartitionKey] != nil, e.keys[ix.SortKey] != nil
 			if hasPK != hasSK && half[ix.Name] == "" {
 				which := "first"
 				if hasSK {
