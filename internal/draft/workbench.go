@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/mapping"
 )
 
 // The parts of a NoSQL Workbench data model export that a draft reads.
@@ -98,6 +99,9 @@ func fromWBTable(file, model string, wt wbTable) (Input, error) {
 	if wt.KeyAttributes.PartitionKey == nil || wt.KeyAttributes.PartitionKey.AttributeName == "" {
 		return Input{}, errs.New(errs.Invalid, "%s: KeyAttributes has no PartitionKey", where).WithHint(exportHint)
 	}
+	if !mapping.DynamoDBName(wt.TableName) {
+		return Input{}, errs.New(errs.Invalid, "%s: %q is not a name DynamoDB takes for a table", where, wt.TableName).WithHint(nameHint)
+	}
 	t := Table{Name: wt.TableName, KeyTypes: map[string]string{}, AttrTypes: map[string]string{}}
 	t.PartitionKey = keyAttr(wt.KeyAttributes.PartitionKey, t.KeyTypes)
 	t.SortKey = keyAttr(wt.KeyAttributes.SortKey, t.KeyTypes)
@@ -106,6 +110,12 @@ func fromWBTable(file, model string, wt wbTable) (Input, error) {
 	}
 	for i, list := range [][]wbIndex{wt.GlobalSecondaryIndexes, wt.LocalSecondaryIndexes} {
 		for _, ix := range list {
+			if !mapping.DynamoDBName(ix.IndexName) {
+				return Input{}, errs.New(errs.Invalid, "%s: %q is not a name DynamoDB takes for an index", where, ix.IndexName).WithHint(nameHint)
+			}
+			if i == 0 && (ix.KeyAttributes.PartitionKey == nil || ix.KeyAttributes.PartitionKey.AttributeName == "") {
+				return Input{}, errs.New(errs.Invalid, "%s: index %s has no partition key (KeyAttributes.PartitionKey)", where, ix.IndexName).WithHint(exportHint)
+			}
 			proj := ix.Projection.ProjectionType
 			if proj == "" {
 				proj = "ALL"
@@ -148,6 +158,8 @@ func fromWBTable(file, model string, wt wbTable) (Input, error) {
 	in.Header = append(in.Header, "Comments mark what is guessed: check them before relying on the mapping.")
 	return in, nil
 }
+
+const nameHint = "DynamoDB names tables and indexes with 3 to 255 of a-z, A-Z, 0-9, '_', '-' and '.': rename it in the model"
 
 // keyAttr returns a key attribute's name and records its type.
 func keyAttr(a *wbAttr, keyTypes map[string]string) string {

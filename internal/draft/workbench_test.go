@@ -155,8 +155,16 @@ func TestAWorkbenchModelThatCannotBeImportedSaysWhy(t *testing.T) {
 		{"no table", `{"ModelName": "x"}`, "", "invalid: m.json holds no table (DataModel is empty or missing)", "DataModel[].TableName"},
 		{"two tables, none picked", two, "", "invalid: model m.json holds 2 tables: Users, Orders", "pick one with --table Users"},
 		{"a table it does not hold", two, "Order", "invalid: model m.json holds no table Order; did you mean Orders?", "its tables: Users, Orders"},
-		{"a value that is not DynamoDB JSON", `{"DataModel": [{"TableName": "T", "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
-			"TableData": [{"PK": {"S": "a"}, "n": 12}]}]}`, "", "invalid: m.json, table T: item 1, attribute n: not a DynamoDB JSON value: 12", `{"S": "text"}`},
+		{"a value that is not DynamoDB JSON", `{"DataModel": [{"TableName": "Tab", "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
+			"TableData": [{"PK": {"S": "a"}, "n": 12}]}]}`, "", "invalid: m.json, table Tab: item 1, attribute n: not a DynamoDB JSON value: 12", `{"S": "text"}`},
+		// The drafted mapping would not load: said as the model's fault,
+		// not as a bug of dynosql's.
+		{"an index name DynamoDB refuses", `{"DataModel": [{"TableName": "Tab", "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
+			"GlobalSecondaryIndexes": [{"IndexName": "G", "KeyAttributes": {"PartitionKey": {"AttributeName": "g", "AttributeType": "S"}}}]}]}`, "",
+			`invalid: m.json, table Tab: "G" is not a name DynamoDB takes for an index`, "3 to 255"},
+		{"an index without a partition key", `{"DataModel": [{"TableName": "Tab", "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
+			"GlobalSecondaryIndexes": [{"IndexName": "GSI1", "KeyAttributes": {}}]}]}`, "",
+			"invalid: m.json, table Tab: index GSI1 has no partition key (KeyAttributes.PartitionKey)", "Export data model"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
