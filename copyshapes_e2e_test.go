@@ -1,6 +1,9 @@
 package dynosql_test
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // copyShapes are designs with copies (README, "Denormalized copies"):
 // several copies in one entity from several sources, one copied column
@@ -130,6 +133,44 @@ entities:
 			"SELECT pid, authorName, editorName FROM posts WHERE pid IN ('p1', 'p2', 'p3')" + sqliteSpelling + "SELECT p.pid, a.name, e.name FROM posts p LEFT JOIN users a ON a.id = p.authorId LEFT JOIN users e ON e.id = p.editorId WHERE p.pid IN ('p1', 'p2', 'p3')",
 		},
 	},
+	{
+		name:    "self copies written in parallel",
+		mapping: empMapping,
+		rows:    `{"entity":"emps","row":{"id":1,"name":"boss","mgr":1,"mgrName":"boss","dept":"x"}}` + "\n",
+		stmts: []string{
+			// reports first, each of managers 200..239
+			empValues(100, 140, func(i int) int { return i + 100 }, "r"),
+			empsOfDepts,
+			// the managers, each managed by the next (a ring), and the last by itself
+			empValues(200, 240, func(i int) int {
+				if i == 239 {
+					return 239
+				}
+				return i + 1
+			}, "m") + copiesUpdated + "40",
+			empsOfDepts,
+			"UPDATE emps SET name = 'X' WHERE dept = 'm'" + copiesUpdated + "80",
+			empsOfDepts,
+			"UPDATE emps SET name = 'Y' WHERE dept IN ('m', 'r')" + copiesUpdated + "80",
+			empsOfDepts,
+			"DELETE FROM emps WHERE dept = 'm' AND id < 220" + copiesUpdated + "20",
+			empsOfDepts,
+			empValues(200, 220, func(i int) int { return 439 - i }, "y") + copiesUpdated + "20",
+			empsOfDepts,
+		},
+	},
+	{
+		name:    "re-inserting sources of many copies",
+		mapping: multiMapping,
+		rows:    manyPosts(),
+		stmts: []string{
+			"DELETE FROM users WHERE uid IN (1, 2)" + copiesUpdated + "360",
+			manyJoined, manyNotes,
+			// uid 1: 55 posts x 3 (uname, uemail, uidc) + 30 notes; uid 2: 55 x 2 (no email)
+			"INSERT INTO users (uid, name, email) VALUES (1, 'A2', 'a2@x'), (2, 'B2', NULL)" + copiesUpdated + "305",
+			manyJoined, manyNotes,
+		},
+	},
 }
 
 const multiMapping = `
@@ -219,3 +260,17 @@ const manyJoined = "SELECT pid, uid, uname, uemail, otitle, uidc FROM posts WHER
 	"SELECT p.pid, p.uid, u.name, u.email, o.title, u.uid FROM posts p LEFT JOIN users u ON u.uid = p.uid LEFT JOIN orgs o ON o.oid = p.oid WHERE p.oid = 'o1'"
 const manyNotes = "SELECT nid, uid, uname FROM notes WHERE uid IN (1, 2, 3)" + sqliteSpelling +
 	"SELECT n.nid, n.uid, u.name FROM notes n LEFT JOIN users u ON u.uid = n.uid WHERE n.uid IN (1, 2, 3)"
+
+// empValues inserts emps from..to-1 of dept, each managed by mgr(i).
+func empValues(from, to int, mgr func(int) int, dept string) string {
+	var vs []string
+	for i := from; i < to; i++ {
+		vs = append(vs, fmt.Sprintf("(%d, 'n%d', %d, '%s')", i, i, mgr(i), dept))
+	}
+	return "INSERT INTO emps (id, name, mgr, dept) VALUES " + strings.Join(vs, ", ")
+}
+
+// empsOfDepts reads the self copies of the emps of the depts the
+// parallel shape writes.
+const empsOfDepts = "SELECT id, mgr, mgrName FROM emps WHERE dept IN ('r', 'm', 'y')" + sqliteSpelling +
+	"SELECT e.id, e.mgr, m.name FROM emps e LEFT JOIN emps m ON m.id = e.mgr WHERE e.dept IN ('r', 'm', 'y')"

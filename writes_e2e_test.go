@@ -827,11 +827,10 @@ func TestAnOvertakenFanOutLeavesTheOtherRowsInStep(t *testing.T) {
 			var errB error
 			first := "" // the user B renames: the first whose copies A writes
 			fx = testkit.Load(t, b, "blog", dynosql.WithConcurrency(1), beforeRequest(func(_ string, in any) {
-				tx, ok := in.(*dynamodb.TransactWriteItemsInput)
-				if !ok || tx.TransactItems[0].ConditionCheck == nil || !armed.CompareAndSwap(true, false) {
+				if checkKey(in) == "" || !armed.CompareAndSwap(true, false) {
 					return
 				}
-				first = strings.TrimPrefix(tx.TransactItems[0].ConditionCheck.Key["PK"].(*types.AttributeValueMemberS).Value, "USER#")
+				first = strings.TrimPrefix(checkKey(in), "USER#")
 				_, errB = fx.DB.Exec(context.Background(), "UPDATE users SET name = 'B' WHERE id = ?", first)
 			}))
 			armed.Store(true)

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -342,18 +343,47 @@ func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result
 }
 
 // fillEarlierCopies runs, once a transaction is written, the fan-outs
-// that fill the copies written before the rows it inserted.
+// that fill the copies written before the rows it inserted: one run per
+// entity, over the rows of all its INSERTs. A row whose fill a later
+// change overtook leaves those copies to that change, and the others go
+// on; any other failure stops them, and its error names the REPAIR
+// COPIES of every row not filled.
 func (ex *Executor) fillEarlierCopies(ctx context.Context, res *Result, t *planner.Transaction) error {
-	for i, st := range t.Statements {
+	var sources []*planner.InsertRows // the first INSERT of each entity
+	rows := map[*mapping.Entity][]mapping.Row{}
+	for _, st := range t.Statements {
 		ins, ok := st.Root.(*planner.InsertRows)
-		if !ok {
+		if !ok || len(ins.Earlier) == 0 {
 			continue
 		}
-		if err := ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, ins.Rows); err != nil {
-			return note(err, "the transaction was written; statement %d (%s) inserted the rows", i+1, oneLineSQL(st.SQL))
+		if _, seen := rows[ins.Entity]; !seen {
+			sources = append(sources, ins)
 		}
+		rows[ins.Entity] = append(rows[ins.Entity], ins.Rows...)
 	}
-	return nil
+	var overtaken error
+	for i, ins := range sources {
+		err := ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, rows[ins.Entity])
+		var moved *errs.ConditionFailedError
+		switch {
+		case err == nil:
+			continue
+		case errors.As(err, &moved):
+			overtaken = cmp.Or(overtaken, err)
+			continue
+		}
+		var rest []string
+		for _, next := range sources[i+1:] {
+			if r := repairCopies(next.Entity, next.Earlier, rows[next.Entity]); r != "" {
+				rest = append(rest, r)
+			}
+		}
+		if len(rest) > 0 {
+			err = note(err, "nor were the copies of the rows of %d more %s: run %s", len(rest), plural(len(rest), "entity", "entities"), strings.Join(rest, ", and "))
+		}
+		return note(err, "the transaction was written")
+	}
+	return overtaken
 }
 
 // nullArith returns the column an UPDATE of a transaction adds to that

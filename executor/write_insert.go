@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -289,10 +290,15 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 		}
 	}
 	res := &Result{Affected: int64(len(rows))}
-	if err := ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, inserted); err != nil {
+	// A row whose fill a later change overtook leaves its copies to that
+	// change; the rows updated still fan out. Any other failure stops
+	// both, and names the rows updated in its REPAIR COPIES too.
+	err := ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, inserted, updated...)
+	var moved *errs.ConditionFailedError
+	if err != nil && !errors.As(err, &moved) {
 		return res, err
 	}
-	return res, ex.fanOuts(ctx, res, ins.Entity, ins.FanOuts, updated)
+	return res, cmp.Or(ex.fanOuts(ctx, res, ins.Entity, ins.FanOuts, updated), err)
 }
 
 // keyTaken returns an error when key holds an item of another entity,

@@ -78,8 +78,10 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 // fanOuts runs each fan-out for each source row written, adding its
 // counts to res. The rows' fan-outs run side by side, at most
 // Concurrency at once: the copies of two source rows are distinct items,
-// and each row's transactions check only its own source item.
-func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, written []mapping.Row) error {
+// and each row's transactions check only its own source item. after are
+// rows of e whose fan-outs were to follow these: when these stop, the
+// REPAIR COPIES the error names covers them too.
+func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, written []mapping.Row, after ...mapping.Row) error {
 	verb, finish := "updated", "run the statement again, or "
 	switch {
 	case len(fanOuts) > 0 && fanOuts[0].Deleted:
@@ -123,6 +125,7 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 				pending = append(pending, row)
 			}
 		}
+		pending = append(pending, after...)
 		// A batch in flight when it stopped may have landed: those
 		// copies are not claimed either way.
 		return note(err, "%s was %s; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): %s%s",

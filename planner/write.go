@@ -83,7 +83,16 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 	for _, col := range sortedNames(e.Copies) {
 		ins.Fills = append(ins.Fills, e.Copies[col])
 	}
-	if ins.Earlier, err = p.fanOuts(sql, s.Pos, copiesOf(e.Mapping(), e, "")); err != nil {
+	// Copies found through an index that does not project them cannot
+	// be filled (no guard on the value seen): an INSERT of their source
+	// leaves them as before, rather than being refused.
+	var earlier []*mapping.Copy
+	for _, c := range copiesOf(e.Mapping(), e, "") {
+		if c.Copier.Mapping().ProjectsAll(c.Path, c.Copier, []string{c.Column}) {
+			earlier = append(earlier, c)
+		}
+	}
+	if ins.Earlier, err = p.fanOuts(sql, s.Pos, earlier); err != nil {
 		return nil, err
 	}
 	for _, f := range ins.Earlier {
