@@ -60,11 +60,7 @@ func TestAnOvertakenFillLeavesTheUpsertsUpdatedRowsInStep(t *testing.T) {
 			if errB != nil || armed.Load() {
 				t.Fatalf("later rename: %v (ran: %v)", errB, !armed.Load())
 			}
-			for _, s := range []string{"INSERT INTO users (id, name) VALUES ('957', 'Later')", "UPDATE users SET name = 'Renamed' WHERE id = '12'"} {
-				if _, err := fx.Oracle.Exec(s); err != nil {
-					t.Fatal(err)
-				}
-			}
+			oracleExec(t, fx, "INSERT INTO users (id, name) VALUES ('957', 'Later')", "UPDATE users SET name = 'Renamed' WHERE id = '12'")
 			agree(t, fx, postJoined("'p957', 'p001', 'p002', 'p003'"))
 		})
 	}
@@ -78,12 +74,7 @@ func TestAnUpsertWhoseFillFailsNamesTheUpdatedRowsToo(t *testing.T) {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
 			var armed atomic.Bool
-			fx := testkit.Load(t, b, "blog", testkit.Hook("refuse", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				if op == "TransactWriteItems" && armed.Load() && checkKey(in.Parameters) == "USER#951" {
-					return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "ValidationException", Message: "injected", Fault: smithy.FaultClient}
-				}
-				return next.HandleInitialize(ctx, in)
-			}))
+			fx := testkit.Load(t, b, "blog", refuseTransactions(&armed, "USER#951"))
 			early := "INSERT INTO posts (id, authorId, title) VALUES ('p951', '951', 'Early')"
 			exec(t, fx, early, early)
 			armed.Store(true)
@@ -94,11 +85,7 @@ func TestAnUpsertWhoseFillFailsNamesTheUpdatedRowsToo(t *testing.T) {
 				t.Fatal("no error")
 			}
 			t.Logf("error: %v", err)
-			for _, s := range []string{"INSERT INTO users (id, name) VALUES ('951', 'New')", "UPDATE users SET name = 'Renamed' WHERE id = '12'"} {
-				if _, err := fx.Oracle.Exec(s); err != nil {
-					t.Fatal(err)
-				}
-			}
+			oracleExec(t, fx, "INSERT INTO users (id, name) VALUES ('951', 'New')", "UPDATE users SET name = 'Renamed' WHERE id = '12'")
 			repair := repairIn(t, err)
 			exec(t, fx, repair, "")
 			agree(t, fx, postJoined("'p951', 'p001', 'p002', 'p003'"))
@@ -143,11 +130,7 @@ func TestATransactionFillsEveryStatementsCopies(t *testing.T) {
 			if errB != nil || armed.Load() {
 				t.Fatalf("rename: %v (ran: %v)", errB, !armed.Load())
 			}
-			for _, s := range []string{"INSERT INTO users (id, name) VALUES ('952', 'Renamed')", "INSERT INTO users (id, name) VALUES ('953', 'Second')"} {
-				if _, err := fx.Oracle.Exec(s); err != nil {
-					t.Fatal(err)
-				}
-			}
+			oracleExec(t, fx, "INSERT INTO users (id, name) VALUES ('952', 'Renamed')", "INSERT INTO users (id, name) VALUES ('953', 'Second')")
 			agree(t, fx, postJoined("'p952', 'p953'"))
 		})
 	}
@@ -160,12 +143,7 @@ func TestATransactionFillFailureNamesEveryStatementsRows(t *testing.T) {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
 			var armed atomic.Bool
-			fx := testkit.Load(t, b, "blog", testkit.Hook("refuse", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				if op == "TransactWriteItems" && armed.Load() && checkKey(in.Parameters) == "USER#954" {
-					return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "ValidationException", Message: "injected", Fault: smithy.FaultClient}
-				}
-				return next.HandleInitialize(ctx, in)
-			}))
+			fx := testkit.Load(t, b, "blog", refuseTransactions(&armed, "USER#954"))
 			ctx := context.Background()
 			for _, s := range []string{
 				"INSERT INTO posts (id, authorId, title) VALUES ('p954', '954', 'Early')",
@@ -229,5 +207,27 @@ func TestCanceledFanOutsNameTheirRepair(t *testing.T) {
 				t.Errorf("%d copies differ after the REPAIR the error named, e.g. %v", len(drift), drift[0])
 			}
 		})
+	}
+}
+
+// refuseTransactions makes DynamoDB refuse, once armed, every
+// TransactWriteItems whose first action checks the item of partition key
+// pk (a fan-out's check of its source), or every one when pk is "".
+func refuseTransactions(armed *atomic.Bool, pk string) dynosql.Option {
+	return testkit.Hook("refuse", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		if op == "TransactWriteItems" && armed.Load() && (pk == "" || checkKey(in.Parameters) == pk) {
+			return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "ValidationException", Message: "injected", Fault: smithy.FaultClient}
+		}
+		return next.HandleInitialize(ctx, in)
+	})
+}
+
+// oracleExec runs statements on SQLite, as dynosql ran them.
+func oracleExec(t *testing.T, fx *testkit.Fixture, stmts ...string) {
+	t.Helper()
+	for _, s := range stmts {
+		if _, err := fx.Oracle.Exec(s); err != nil {
+			t.Fatalf("sqlite %s: %v", s, err)
+		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/dynosql/dynosql"
@@ -1098,12 +1097,7 @@ func TestPartialWritesSayWhatLanded(t *testing.T) {
 			t.Run("a fan-out of several source rows cut off", func(t *testing.T) {
 				// DynamoDB refuses every transaction of copies.
 				var armed atomic.Bool
-				fx := testkit.Load(t, b, "blog", testkit.Hook("refuse", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					if op == "TransactWriteItems" && armed.Load() {
-						return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "ValidationException", Message: "injected", Fault: smithy.FaultClient}
-					}
-					return next.HandleInitialize(ctx, in)
-				}))
+				fx := testkit.Load(t, b, "blog", refuseTransactions(&armed, ""))
 				armed.Store(true)
 				sql := "UPDATE users SET name = 'Renamed' WHERE id IN ('3', '12')"
 				_, err := execErr(t, fx, sql)
@@ -1123,12 +1117,7 @@ func TestPartialWritesSayWhatLanded(t *testing.T) {
 			})
 			t.Run("an INSERT of a source whose earlier copies cannot be filled", func(t *testing.T) {
 				var armed atomic.Bool
-				fx := testkit.Load(t, b, "blog", testkit.Hook("refuse", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					if op == "TransactWriteItems" && armed.Load() {
-						return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "ValidationException", Message: "injected", Fault: smithy.FaultClient}
-					}
-					return next.HandleInitialize(ctx, in)
-				}))
+				fx := testkit.Load(t, b, "blog", refuseTransactions(&armed, ""))
 				early := "INSERT INTO posts (id, authorId, title) VALUES ('p901', '901', 'Early')"
 				exec(t, fx, early, early)
 				armed.Store(true)
