@@ -128,8 +128,8 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 		pending = append(pending, after...)
 		// A batch in flight when it stopped may have landed: those
 		// copies are not claimed either way.
-		return note(err, "%s was %s; %d copies of %s.%s were updated and %d were not confirmed (not written, or written as it stopped): %s%s",
-			e.Name, verb, res.CopiesUpdated, f.Copier().Name, f.Copy.Column, left, finish, repairCopies(e, fanOuts, pending))
+		return note(err, "%s was %s; %d copies were updated, and %d of %s.%s were not confirmed (not written, or written as it stopped): %s%s",
+			e.Name, verb, res.CopiesUpdated, left, f.Copier().Name, f.Copy.Column, finish, repairCopies(e, fanOuts, pending))
 	}
 	return overtaken
 }
