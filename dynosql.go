@@ -439,12 +439,18 @@ func holdable(v value.Value) error {
 			return fmt.Errorf("%s %s", x, why)
 		}
 	case value.StringSet:
+		if len(x) == 0 {
+			return fmt.Errorf("an empty string set, which DynamoDB cannot hold; pass nil for NULL")
+		}
 		for _, s := range x {
 			if err := holdable(s); err != nil {
 				return err
 			}
 		}
 	case value.NumberSet:
+		if len(x) == 0 {
+			return fmt.Errorf("an empty number set, which DynamoDB cannot hold; pass nil for NULL")
+		}
 		for _, n := range x {
 			if err := holdable(n); err != nil {
 				return err

@@ -240,6 +240,9 @@ func pushable(e parser.Expr) bool {
 	isLit := func(x parser.Expr) bool { l, ok := x.(*parser.Literal); return ok && l.Value != nil }
 	switch x := e.(type) {
 	case *parser.Compare:
+		if x.Op != "=" && !orderedLit(x.L) && !orderedLit(x.R) {
+			return false // DynamoDB orders only S, N and B: a range over BOOL or a document fails its filter
+		}
 		return x.Op != "<>" && ((isCol(x.L) && isLit(x.R)) || (isLit(x.L) && isCol(x.R)))
 	case *parser.In:
 		if x.Not || !isCol(x.Expr) || len(x.List) > 100 {
@@ -252,7 +255,7 @@ func pushable(e parser.Expr) bool {
 		}
 		return true
 	case *parser.Between:
-		if x.Not || !isCol(x.Expr) || !isLit(x.Lo) || !isLit(x.Hi) {
+		if x.Not || !isCol(x.Expr) || !orderedLit(x.Lo) || !orderedLit(x.Hi) {
 			return false
 		}
 		// DynamoDB rejects a BETWEEN whose bounds are reversed; SQL just
@@ -265,6 +268,20 @@ func pushable(e parser.Expr) bool {
 		return pushable(x.L) && pushable(x.R)
 	case *parser.Or:
 		return pushable(x.L) && pushable(x.R)
+	}
+	return false
+}
+
+// orderedLit reports whether e is a literal of a type DynamoDB's <, <=,
+// >, >= and BETWEEN take: a string, a number or a binary.
+func orderedLit(e parser.Expr) bool {
+	l, ok := e.(*parser.Literal)
+	if !ok {
+		return false
+	}
+	switch l.Value.(type) {
+	case string, value.Number, value.Binary:
+		return true
 	}
 	return false
 }

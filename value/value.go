@@ -225,8 +225,35 @@ func Key(v Value) string {
 	case bool:
 		return "B" + strconv.FormatBool(x)
 	}
-	b, _ := json.Marshal(JSON(v))
+	b, _ := json.Marshal(typed(v))
 	return TypeName(v) + string(b)
+}
+
+// typed is JSON(v) with every element of a list or map behind its type
+// name, so that a binary is not the string of its base64 text, nor a
+// string set the list of its strings.
+func typed(v Value) any {
+	switch x := v.(type) {
+	case []Value:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = []any{TypeName(e), typed(e)}
+		}
+		return l
+	case map[string]Value:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = []any{TypeName(e), typed(e)}
+		}
+		return m
+	}
+	return JSON(v)
+}
+
+// orderText is the text documents of one type are ordered by: their JSON.
+func orderText(v Value) string {
+	b, _ := json.Marshal(JSON(v))
+	return string(b)
 }
 
 // AppendKey appends Key(v) to b behind its length, so that the keys of
@@ -268,6 +295,9 @@ func Order(a, b Value) int {
 	}
 	if ra, rb := typeRank(a), typeRank(b); ra != rb {
 		return ra - rb
+	}
+	if c := strings.Compare(TypeName(a)+orderText(a), TypeName(b)+orderText(b)); c != 0 {
+		return c
 	}
 	return strings.Compare(Key(a), Key(b))
 }

@@ -141,6 +141,9 @@ func unheld(av types.AttributeValue) *errs.Error {
 	case *types.AttributeValueMemberN:
 		numbers = []string{x.Value}
 	case *types.AttributeValueMemberNS:
+		if len(x.Value) == 0 {
+			return emptyDocument("number set")
+		}
 		numbers = x.Value
 	case *types.AttributeValueMemberL:
 		if len(x.Value) == 0 {
@@ -153,6 +156,14 @@ func unheld(av types.AttributeValue) *errs.Error {
 	case *types.AttributeValueMemberB:
 		if len(x.Value) == 0 {
 			return emptyDocument("binary")
+		}
+	case *types.AttributeValueMemberSS:
+		if len(x.Value) == 0 {
+			return emptyDocument("string set")
+		}
+	case *types.AttributeValueMemberBS:
+		if len(x.Value) == 0 {
+			return emptyDocument("binary set")
 		}
 	}
 	for _, n := range numbers {

@@ -1,0 +1,177 @@
+package dynosql_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/value"
+)
+
+const typesMapping = `
+table: Docs
+partition_key: PK
+sort_key: SK
+entities:
+  recs:
+    keys: {PK: "R#{r}", SK: "{id}"}
+    columns: {r: S, id: S, n: N, f: BOOL, b: B, l: L, m: M, ss: SS, ns: NS}
+`
+
+// DynamoDB holds no empty set. An empty []string or value.NumberSet must
+// be refused before anything is sent, on every backend, never stored as
+// something else (minidyn stores another attribute's value in its place).
+func TestEmptySetsAreRefusedNotStored(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, typesMapping, "")
+			for i, c := range []struct {
+				col string
+				arg any
+			}{{"ss", []string{}}, {"ns", value.NumberSet{}}, {"ss", value.StringSet{}}} {
+				id := fmt.Sprintf("e%d", i)
+				_, err := fx.DB.Exec(ctx, "INSERT INTO recs (r, id, "+c.col+") VALUES ('a', ?, ?)", id, c.arg)
+				if !errors.Is(err, dynosql.ErrInvalid) {
+					t.Errorf("INSERT of an empty %T into %s: %v, want it refused as invalid", c.arg, c.col, err)
+				}
+				got, err := fx.Query(ctx, "SELECT "+c.col+" FROM recs WHERE r = 'a' AND id = ?", id)
+				if err != nil || len(got) != 0 && got[0][0] != nil {
+					t.Errorf("after the INSERT of an empty %T, %s reads %v, %v", c.arg, c.col, got, err)
+				}
+			}
+			if _, err := fx.DB.Exec(ctx, "INSERT INTO recs (r, id, ss) VALUES ('a', 'u', ?)", []string{"x"}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := fx.DB.Exec(ctx, "UPDATE recs SET ss = ? WHERE r = 'a' AND id = 'u'", []string{})
+			if !errors.Is(err, dynosql.ErrInvalid) {
+				t.Errorf("UPDATE to an empty set: %v, want it refused as invalid", err)
+			}
+			if got, err := fx.Query(ctx, "SELECT ss FROM recs WHERE r = 'a' AND id = 'u'"); err != nil || fmt.Sprint(got) != "[[[x]]]" {
+				t.Errorf("after the UPDATE, ss reads %v, %v; want [x] kept", got, err)
+			}
+		})
+	}
+}
+
+// A []string written into a list (L) column is a list: stored as L, its
+// order and duplicates kept, and found again by the list it is.
+func TestStringSlicesIntoListColumnsStayLists(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, typesMapping, "")
+			for id, arg := range map[string][]string{"x1": {"b", "a"}, "x2": {"b", "b", "a"}} {
+				if _, err := fx.DB.Exec(ctx, "INSERT INTO recs (r, id, l) VALUES ('a', ?, ?)", id, arg); err != nil {
+					t.Errorf("INSERT of %q into a list: %v", arg, err)
+					continue
+				}
+				item := rawItem(t, fx, id)
+				if _, ok := item["l"].(*types.AttributeValueMemberL); !ok {
+					t.Errorf("INSERT of %q into the list column l stored %T", arg, item["l"])
+				}
+				got, err := fx.Query(ctx, "SELECT l FROM recs WHERE r = 'a' AND id = ?", id)
+				if want := fmt.Sprint([][]value.Value{{listOf(arg)}}); err != nil || fmt.Sprint(got) != want {
+					t.Errorf("%q into a list reads back %v, %v; want %s", arg, got, err, want)
+				}
+				if got, err := fx.Query(ctx, "SELECT id FROM recs WHERE r = 'a' AND l = ?", toAny(arg)); err != nil || fmt.Sprint(got) != "[["+id+"]]" {
+					t.Errorf("l = %q finds %v, %v; want %s", arg, got, err, id)
+				}
+			}
+			if _, err := fx.DB.Exec(ctx, "UPDATE recs SET l = ? WHERE r = 'a' AND id = 'x1'", []string{"z", "y", "z"}); err != nil {
+				t.Errorf("UPDATE of a list to a []string: %v", err)
+			} else if _, ok := rawItem(t, fx, "x1")["l"].(*types.AttributeValueMemberL); !ok {
+				t.Errorf("UPDATE of a list column to a []string stored %T", rawItem(t, fx, "x1")["l"])
+			}
+		})
+	}
+}
+
+func listOf(s []string) []value.Value {
+	l := make([]value.Value, len(s))
+	for i, e := range s {
+		l[i] = e
+	}
+	return l
+}
+
+func toAny(s []string) []any {
+	l := make([]any, len(s))
+	for i, e := range s {
+		l[i] = e
+	}
+	return l
+}
+
+// A binary inside a list or map is not the string of its base64 text:
+// DISTINCT, COUNT(DISTINCT), GROUP BY and joins keep them apart, as
+// DynamoDB's = does.
+func TestBinariesInsideDocumentsAreNotTheirBase64Text(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, typesMapping, "")
+			ins := "INSERT INTO recs (r, id, l, m) VALUES ('a', ?, ?, ?)"
+			for _, args := range [][]any{
+				{"p1", []any{[]byte("a")}, map[string]any{"k": []byte("a")}},
+				{"p2", []any{"YQ=="}, map[string]any{"k": "YQ=="}}, // base64 of "a"
+				{"p3", []any{[]any{"a"}}, map[string]any{"k": []any{"a"}}},
+				{"p4", []any{[]string{"a"}}, map[string]any{"k": []string{"a"}}}, // a string set inside
+			} {
+				if _, err := fx.DB.Exec(ctx, ins, args...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			same := func(sql, want string) {
+				t.Helper()
+				if got, err := fx.Query(ctx, sql); err != nil || fmt.Sprint(got) != want {
+					t.Errorf("%s\n got  %v, %v\n want %s", sql, got, err, want)
+				}
+			}
+			same("SELECT COUNT(DISTINCT l), COUNT(DISTINCT m) FROM recs WHERE r = 'a'", "[[4 4]]")
+			if got, err := fx.Query(ctx, "SELECT DISTINCT l FROM recs WHERE r = 'a'"); err != nil || len(got) != 4 {
+				t.Errorf("SELECT DISTINCT l: %v, %v; want 4 rows", got, err)
+			}
+			same("SELECT a.id, c.id FROM recs a JOIN recs c ON c.r = 'a' AND c.l = a.l AND c.id <> a.id WHERE a.r = 'a'", "[]")
+			same("SELECT a.id, c.id FROM recs a JOIN recs c ON c.r = 'a' AND c.m = a.m AND c.id <> a.id WHERE a.r = 'a'", "[]")
+		})
+	}
+}
+
+// FALSE orders before TRUE (ORDER BY, MIN and MAX say so, as SQLite's 0
+// and 1 do), so a range over a BOOL column answers as SQLite does rather
+// than failing in DynamoDB's filter, which orders no booleans.
+func TestRangesOverBooleansAgreeWithSQLite(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, typesMapping, `{"entity": "recs", "row": {"r": "a", "id": "t", "f": true}}
+{"entity": "recs", "row": {"r": "a", "id": "u", "f": false}}
+{"entity": "recs", "row": {"r": "a", "id": "v"}}`)
+			for _, sql := range []string{
+				"SELECT id FROM recs WHERE r = 'a' AND f < TRUE",
+				"SELECT id FROM recs WHERE r = 'a' AND f >= FALSE",
+				"SELECT id FROM recs WHERE r = 'a' AND f BETWEEN FALSE AND TRUE",
+			} {
+				t.Run(sql, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: sql}) })
+			}
+		})
+	}
+}
+
+// rawItem reads recs item R#a/id as DynamoDB holds it.
+func rawItem(t *testing.T, fx *testkit.Fixture, id string) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := fx.Client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(fx.Mapping.Table),
+		Key: map[string]types.AttributeValue{"PK": sAV("R#a"), "SK": sAV(id)}, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Item
+}
