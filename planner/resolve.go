@@ -72,6 +72,14 @@ func (s *scope) resolveIn(e parser.Expr, args []value.Value, condition bool) (pa
 			return &parser.Literal{Value: args[x.Index]}, nil
 		case *parser.Or:
 			return orAsIn(x), nil
+		case *parser.Compare:
+			return &parser.Compare{Op: x.Op, L: s.asList(x.L, x.R), R: s.asList(x.R, x.L)}, nil
+		case *parser.In:
+			list := make([]parser.Expr, len(x.List))
+			for i, v := range x.List {
+				list[i] = s.asList(v, x.Expr)
+			}
+			return &parser.In{Expr: x.Expr, List: list, Not: x.Not}, nil
 		case *parser.Not:
 			// NOT (c IS NULL) is c IS NOT NULL, which keeps a read to
 			// the items of a sparse index.
@@ -85,6 +93,26 @@ func (s *scope) resolveIn(e parser.Expr, args []value.Value, condition bool) (pa
 		return nil, err
 	}
 	return out, s.checkTypes(out, condition)
+}
+
+// asList returns e, or, when e is a string set (a Go []string given for
+// a ?) met by a list column, the list it stands for, in its order: INSERT
+// stores a []string into a list column so, and a set never equals a list.
+func (s *scope) asList(e, other parser.Expr) parser.Expr {
+	lit, ok := e.(*parser.Literal)
+	c, isCol := other.(*parser.Column)
+	if !ok || !isCol || c.Table == "" || s.typeOf(c) != "L" {
+		return e
+	}
+	ss, isSet := lit.Value.(value.StringSet)
+	if !isSet {
+		return e
+	}
+	l := make([]value.Value, len(ss))
+	for i, v := range ss {
+		l[i] = v
+	}
+	return &parser.Literal{Value: l}
 }
 
 func (s *scope) column(c *parser.Column) (*parser.Column, error) {
