@@ -19,6 +19,10 @@ func (m *Mapping) check() error {
 	if m.PartitionKey == "" {
 		return m.fail("partition_key", "missing: name the table's partition key attribute")
 	}
+	if m.SortKey == m.PartitionKey {
+		return m.fail("sort_key", "%s is the partition key; DynamoDB keys a table by two different attributes", m.SortKey).
+			WithHint("name the sort key attribute, or leave sort_key out for a table without one")
+	}
 	if len(m.Entities) == 0 {
 		return m.fail("entities", "no entities: describe at least one logical table")
 	}
@@ -31,6 +35,9 @@ func (m *Mapping) check() error {
 	}
 	for _, name := range m.EntityNames() {
 		e := m.Entities[name]
+		if e == nil {
+			return m.fail("entities."+name, "empty: give the entity keys and columns")
+		}
 		e.Name, e.m = name, m
 		if err := m.checkEntity(e); err != nil {
 			return err
@@ -56,6 +63,9 @@ func (m *Mapping) check() error {
 	if err := m.inferKeyTypes(); err != nil {
 		return err
 	}
+	if err := m.checkPlainKeyColumns(); err != nil {
+		return err
+	}
 	if err := m.checkDistinct(); err != nil {
 		return err
 	}
@@ -68,9 +78,13 @@ func (m *Mapping) check() error {
 }
 
 func (m *Mapping) checkIndexes() error {
-	for name, ix := range m.Indexes {
-		ix.Name = name
+	for _, name := range m.IndexNames() {
+		ix := m.Indexes[name]
 		where := "indexes." + name
+		if ix == nil {
+			return m.fail(where, "empty: give the index its partition_key and sort_key (local: true and a sort_key for a local index)")
+		}
+		ix.Name = name
 		switch {
 		case !DynamoDBName(name):
 			return m.fail(where, "%q is not a name DynamoDB takes: 3 to 255 letters, digits, '_', '-' and '.'", name)
@@ -80,6 +94,10 @@ func (m *Mapping) checkIndexes() error {
 			return m.fail(where+".partition_key", "a local index shares the table's partition key %s, not %s", m.PartitionKey, ix.PartitionKey)
 		case ix.PartitionKey == "":
 			return m.fail(where, "missing partition_key").WithHint("name the index's partition key, or say local: true for a local index")
+		}
+		if ix.SortKey == ix.PartitionKey {
+			return m.fail(where+".sort_key", "%s is the index's partition key; DynamoDB keys an index by two different attributes", ix.SortKey).
+				WithHint("name the index's sort key attribute, or leave sort_key out")
 		}
 		if ix.Local && ix.SortKey == "" {
 			return m.fail(where, "a local index needs a sort_key")
@@ -214,6 +232,28 @@ func (m *Mapping) checkColumnNames(e *Entity) error {
 		}
 		return m.fail("entities."+e.Name+".columns."+attr, "%s is a key attribute of %s; a column of that name would read the raw key", attr, m.Table).
 			WithHint("rename the column, or write it in the key's template: keys: {%s: \"...{%s}...\"}", attr, attr)
+	}
+	return nil
+}
+
+// checkPlainKeyColumns refuses a plain column (not in a template of its
+// entity) named like a key attribute whose type it does not have: the
+// entity's items hold the attribute itself, and DynamoDB refuses every
+// write of a value of another type ("Type mismatch for Index Key").
+func (m *Mapping) checkPlainKeyColumns() error {
+	for _, name := range m.EntityNames() {
+		e := m.Entities[name]
+		for _, attr := range m.KeyAttrs() {
+			typ, ok := e.Columns[attr]
+			if !ok || e.keys[attr] != nil {
+				continue
+			}
+			if want := string(m.keyTypes[attr]); typ != want {
+				return m.fail("entities."+name+".columns."+attr, "%s is a key attribute of %s that holds %s, but the column is %s: DynamoDB would refuse every write of it",
+					attr, m.Table, typeName[m.keyTypes[attr]], typ).
+					WithHint("declare %s: %s, or rename the column", attr, want)
+			}
+		}
 	}
 	return nil
 }
@@ -438,6 +478,10 @@ func (m *Mapping) checkCopies(e *Entity) error {
 		}
 		if _, ok := src.Columns[srcCol]; !ok {
 			return m.fail(where+".from", "entity %s has no column %s", srcName, srcCol)
+		}
+		if ct, st := e.Columns[col], src.Columns[srcCol]; ct != st {
+			return m.fail(where, "%s is %s, and its source %s is %s: the copy would hold %s values", col, ct, spec.From, st, st).
+				WithHint("declare %s: %s", col, st)
 		}
 		if _, ok := e.Columns[spec.Key]; !ok {
 			return m.fail(where+".key", "unknown column %q in %s", spec.Key, e.Name)

@@ -7,7 +7,9 @@ package mapping
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -15,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/value"
@@ -153,8 +157,15 @@ func Load(path string) (*Mapping, error) {
 // Parse reads and checks a mapping from data; source names it in messages.
 func Parse(source string, data []byte) (*Mapping, error) {
 	var m Mapping
+	if err := checkNumbers(source, data); err != nil {
+		return nil, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField())
 	if err := dec.Decode(&m); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errs.New(errs.Mapping, "mapping %s: the file is empty", source).
+				WithHint("describe the table: table, partition_key, sort_key, indexes and entities (README.md, Mapping format)")
+		}
 		return nil, errs.New(errs.Mapping, "mapping %s: %s", source, oneLine(yaml.FormatError(err, false, true)))
 	}
 	m.Source = source
@@ -162,6 +173,74 @@ func Parse(source string, data []byte) (*Mapping, error) {
 		return nil, err
 	}
 	return &m, nil
+}
+
+// checkNumbers refuses a number the YAML decoder would turn into other
+// text than the file's: every name, template and type of a mapping is
+// text, and an unquoted SK: 001 would become the template "1" (so would
+// 1.50, 0x10, 010, 1_000), which finds none of the items stored under
+// "001". A number whose text stays as written (SK: 0) is left alone.
+func checkNumbers(source string, data []byte) error {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil // the decoder reports it
+	}
+	var bad *errs.Error
+	docs := 0
+	for _, doc := range f.Docs {
+		if doc.Body == nil {
+			continue
+		}
+		docs++
+		ast.Walk(numberVisitor(func(tok string, read string, line, col int) {
+			if bad == nil {
+				bad = errs.New(errs.Mapping, "mapping %s: [%d:%d] YAML reads %s as %s, not as the text written", source, line, col, tok, read).
+					WithHint("quote it: %q", tok)
+			}
+		}), doc.Body)
+	}
+	if bad != nil {
+		return bad
+	}
+	if docs > 1 {
+		return errs.New(errs.Mapping, "mapping %s: the file holds %d YAML documents; dynosql reads one", source, docs).
+			WithHint("remove the --- separators: one mapping file describes one table")
+	}
+	return nil
+}
+
+// numberVisitor calls itself with each number or boolean of a YAML tree
+// whose decoded text is not its text in the file.
+type numberVisitor func(tok, read string, line, col int)
+
+// Visit implements ast.Visitor. The values of open, local and scan are
+// booleans indeed.
+func (v numberVisitor) Visit(n ast.Node) ast.Visitor {
+	var read string
+	switch x := n.(type) {
+	case *ast.MappingValueNode:
+		switch x.Key.GetToken().Value {
+		case "open", "local", "scan":
+			return nil
+		}
+		return v
+	case *ast.BoolNode:
+		read = fmt.Sprint(x.Value)
+	case *ast.IntegerNode:
+		read = fmt.Sprint(x.Value)
+	case *ast.FloatNode:
+		read = fmt.Sprint(x.Value)
+	case *ast.InfinityNode:
+		read = fmt.Sprint(x.Value)
+	case *ast.NanNode:
+		read = "NaN"
+	default:
+		return v
+	}
+	if tok := n.GetToken(); tok != nil && tok.Value != read {
+		v(tok.Value, read, tok.Position.Line, tok.Position.Column)
+	}
+	return v
 }
 
 func oneLine(s string) string {
