@@ -166,7 +166,7 @@ func Parse(source string, data []byte) (*Mapping, error) {
 			return nil, errs.New(errs.Mapping, "mapping %s: the file is empty", source).
 				WithHint("describe the table: table, partition_key, sort_key, indexes and entities (README.md, Mapping format)")
 		}
-		return nil, errs.New(errs.Mapping, "mapping %s: %s", source, oneLine(yaml.FormatError(err, false, true)))
+		return nil, errs.New(errs.Mapping, "mapping %s: %s", source, oneLine(yaml.FormatError(err, false, false)))
 	}
 	m.Source = source
 	if err := m.check(); err != nil {

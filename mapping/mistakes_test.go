@@ -184,3 +184,12 @@ func TestBooleansAndSecondDocuments(t *testing.T) {
 		t.Error("a second YAML document loaded without a word")
 	}
 }
+
+// A YAML error names the line and column, and only that: the source
+// excerpt go-yaml can add ran together with it on one line.
+func TestAYAMLErrorIsOneClearLine(t *testing.T) {
+	_, err := parseNoPanic(t, "table: T\npartition_key: PK\nentities:\n  a:\n    keys: {PK: \"A#{id}\"}\n    colums: {id: S}\n")
+	if err == nil || err.Error() != `mapping mistake.yaml: [6:5] unknown field "colums"` {
+		t.Errorf("error %v, want the line, column and field only", err)
+	}
+}
