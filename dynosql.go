@@ -440,7 +440,7 @@ func holdable(v value.Value) error {
 		}
 	case value.StringSet:
 		if len(x) == 0 {
-			return fmt.Errorf("an empty string set, which DynamoDB cannot hold; pass nil for NULL")
+			return fmt.Errorf("an empty string set ([]string{}), which DynamoDB cannot hold; pass nil for NULL, or []any{} for an empty list")
 		}
 		for _, s := range x {
 			if err := holdable(s); err != nil {

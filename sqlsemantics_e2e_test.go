@@ -71,6 +71,33 @@ func TestGroupByNamesTheColumnBeforeTheAlias(t *testing.T) {
 	}
 }
 
+// On an open entity any name is an attribute, which must not hide a
+// select-list alias: GROUP BY k groups on n + 1, not on a missing k.
+func TestGroupByAnAliasOnAnOpenEntity(t *testing.T) {
+	const open = `
+table: Things
+partition_key: PK
+sort_key: SK
+entities:
+  things:
+    keys: {PK: "T#{p}", SK: "I#{id}"}
+    columns: {p: S, id: S, n: N}
+    open: true
+`
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, open, `{"entity":"things","row":{"p":"1","id":"a","n":1}}
+{"entity":"things","row":{"p":"1","id":"b","n":1}}
+{"entity":"things","row":{"p":"1","id":"c","n":2}}
+`)
+			rows, err := fx.Query(context.Background(), "SELECT n + 1 AS k, COUNT(*) AS c FROM things WHERE p = '1' GROUP BY k ORDER BY k")
+			if got := fmt.Sprint(rows); err != nil || got != "[[2 2] [3 1]]" {
+				t.Errorf("got %s, %v; want [[2 2] [3 1]]", got, err)
+			}
+		})
+	}
+}
+
 // GROUP BY an aggregate (through its alias or position) is an error in
 // SQLite and MySQL; dynosql put every row in one group.
 func TestGroupByAnAggregateIsRefused(t *testing.T) {

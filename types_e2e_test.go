@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -86,6 +87,11 @@ func TestStringSlicesIntoListColumnsStayLists(t *testing.T) {
 						t.Errorf("l = %#v finds %v, %v; want %s", a, got, err, id)
 					}
 				}
+			}
+			// An empty []string cannot be told from an empty set before
+			// its column is known: refused, saying how to give an empty list.
+			if _, err := fx.DB.Exec(ctx, "INSERT INTO recs (r, id, l) VALUES ('a', 'x3', ?)", []string{}); !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "[]any{} for an empty list") {
+				t.Errorf("INSERT of an empty []string into a list: %v", err)
 			}
 			if _, err := fx.DB.Exec(ctx, "UPDATE recs SET l = ? WHERE r = 'a' AND id = 'x1'", []string{"z", "y", "z"}); err != nil {
 				t.Errorf("UPDATE of a list to a []string: %v", err)

@@ -361,15 +361,14 @@ func (ex *Executor) fillEarlierCopies(ctx context.Context, res *Result, t *plann
 		}
 		rows[ins.Entity] = append(rows[ins.Entity], ins.Rows...)
 	}
-	var overtaken error
+	var first error // the first fill a later change overtook
 	for i, ins := range sources {
 		err := ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, rows[ins.Entity])
-		var moved *errs.ConditionFailedError
 		switch {
 		case err == nil:
 			continue
-		case errors.As(err, &moved):
-			overtaken = cmp.Or(overtaken, err)
+		case overtaken(err):
+			first = cmp.Or(first, err)
 			continue
 		}
 		var rest []string
@@ -383,7 +382,7 @@ func (ex *Executor) fillEarlierCopies(ctx context.Context, res *Result, t *plann
 		}
 		return note(err, "the transaction was written")
 	}
-	return overtaken
+	return first
 }
 
 // nullArith returns the column an UPDATE of a transaction adds to that

@@ -294,8 +294,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 	// change; the rows updated still fan out. Any other failure stops
 	// both, and names the rows updated in its REPAIR COPIES too.
 	err := ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, inserted, updated...)
-	var moved *errs.ConditionFailedError
-	if err != nil && !errors.As(err, &moved) {
+	if err != nil && !overtaken(err) {
 		return res, err
 	}
 	return res, cmp.Or(ex.fanOuts(ctx, res, ins.Entity, ins.FanOuts, updated), err)

@@ -89,7 +89,7 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 	case len(fanOuts) > 0 && fanOuts[0].Inserted:
 		verb, finish = "inserted", "run " // the statement again would conflict
 	}
-	var overtaken error // the first row whose source a later change took over
+	var first error // the first row whose source a later change took over
 	for fi, f := range fanOuts {
 		var mu sync.Mutex
 		var left int64
@@ -102,13 +102,12 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 			res.CopiesSkipped += n.skipped
 			left += n.left
 			done[ri] = err == nil
-			var moved *errs.ConditionFailedError
-			if errors.As(err, &moved) {
+			if overtaken(err) {
 				// A later change of this source owns its copies; the
 				// other rows' fan-outs go on.
 				done[ri] = true
-				if overtaken == nil {
-					overtaken = note(err, "this statement's own write of %s %s had landed before", e.Name, keyDesc(e, written[ri]))
+				if first == nil {
+					first = note(err, "this statement's own write of %s %s had landed before", e.Name, keyDesc(e, written[ri]))
 				}
 				return nil
 			}
@@ -131,7 +130,15 @@ func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity,
 		return note(err, "%s was %s; %d copies were updated, and %d of %s.%s were not confirmed (not written, or written as it stopped): %s%s",
 			e.Name, verb, res.CopiesUpdated, left, f.Copier().Name, f.Copy.Column, finish, repairCopies(e, fanOuts, pending))
 	}
-	return overtaken
+	return first
+}
+
+// overtaken reports whether a fan-out stopped because a later change of
+// its source took its copies over (the source's check failed): that
+// change brings them in step, and the statement's other rows go on.
+func overtaken(err error) bool {
+	var cf *errs.ConditionFailedError
+	return errors.As(err, &cf)
 }
 
 // updateOne sends one UpdateItem guarded by attribute_exists(partition

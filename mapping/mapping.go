@@ -518,11 +518,7 @@ func (e *Entity) Convert(col string, v value.Value) (value.Value, error) {
 	if ss, ok := v.(value.StringSet); ok && typ == "L" {
 		// A Go []string given for a list is that list, in its order and
 		// with its duplicates, not a string set.
-		l := make([]value.Value, len(ss))
-		for i, s := range ss {
-			l[i] = s
-		}
-		return l, nil
+		return ss.List(), nil
 	}
 	err := errs.New(errs.Invalid, "column %s.%s is %s, got %s %s", e.Name, col, typ, got, value.Literal(v))
 	if s, ok := v.(string); ok && typ == "N" {

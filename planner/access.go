@@ -175,7 +175,7 @@ func sortSpec(p *mapping.AccessPath, binds map[string]binding, ranges map[string
 		}
 		break
 	}
-	col, narrows := p.SK.RangeColumn(func(c string) bool { _, ok := s.Fixed[c]; return ok })
+	col, narrows := p.SK.RangeColumn(s.IsFixed)
 	if narrows {
 		s.Bounds = ranges[col]
 	}

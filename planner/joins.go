@@ -326,7 +326,7 @@ func (b *selectBuilder) readOn(s int, a *access) Read {
 		// takes any text: other keys under the prefix may be no item
 		// of e's ("ORDER#{id}#META" meets "ORDER#o1#ITEM#1").
 		rd.Alone = e.Mapping().Alone(e, a.path) &&
-			a.sk.Key.MatchesAllUnder(func(c string) bool { _, ok := a.sk.Fixed[c]; return ok })
+			a.sk.Key.MatchesAllUnder(a.sk.IsFixed)
 	}
 	return rd
 }

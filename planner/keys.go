@@ -101,6 +101,9 @@ type SortSpec struct {
 	Bounds []mapping.Bound
 }
 
+// IsFixed reports whether the WHERE fixes column c of the sort key.
+func (s *SortSpec) IsFixed(c string) bool { _, ok := s.Fixed[c]; return ok }
+
 // Condition renders the sort-key condition for the row b reads from.
 func (s *SortSpec) Condition(b Binder) *mapping.SortCondition {
 	return s.Key.Condition(bindRow(s.Fixed, b), s.Bounds)

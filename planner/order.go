@@ -45,7 +45,7 @@ func (o *output) orderByKey(root Node, quirks Quirks) Node {
 			}
 			by = append(by, col.Name)
 		}
-		fixed := func(c string) bool { _, ok := q.SK.Fixed[c]; return ok }
+		fixed := q.SK.IsFixed
 		// The longest run of ORDER BY terms the key order gives.
 		for ; len(by) > 0; by = by[:len(by)-1] {
 			if ok, g := q.SK.Key.Orders(fixed, by); ok {
@@ -115,7 +115,7 @@ func (o *output) countOnly(root Node, sc *scope) {
 	if q.SK != nil && q.SK.Condition(Explaining) == nil {
 		return // the whole partition, other entities' items too
 	}
-	if q.SK != nil && !q.SK.Key.MatchesAllUnder(func(c string) bool { _, ok := q.SK.Fixed[c]; return ok }) {
+	if q.SK != nil && !q.SK.Key.MatchesAllUnder(q.SK.IsFixed) {
 		return // the condition admits keys the template does not match
 	}
 	e := sc.slots[q.Reads[0].Slot].Entity

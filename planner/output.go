@@ -168,7 +168,7 @@ func (b *selectBuilder) orderTerm(o *output, e parser.Expr, args []value.Value) 
 func (b *selectBuilder) groupTerm(o *output, e parser.Expr, args []value.Value) (parser.Expr, error) {
 	var x parser.Expr
 	var err error
-	if c, ok := e.(*parser.Column); ok && c.Table == "" && b.sc.hasColumn(c.Name) {
+	if c, ok := e.(*parser.Column); ok && c.Table == "" && b.sc.declares(c.Name) {
 		x, err = b.sc.resolve(e, args)
 	} else {
 		x, err = b.orderTerm(o, e, args)

@@ -108,11 +108,7 @@ func (s *scope) asList(e, other parser.Expr) parser.Expr {
 	if !isSet {
 		return e
 	}
-	l := make([]value.Value, len(ss))
-	for i, v := range ss {
-		l[i] = v
-	}
-	return &parser.Literal{Value: l}
+	return &parser.Literal{Value: ss.List()}
 }
 
 func (s *scope) column(c *parser.Column) (*parser.Column, error) {
@@ -421,6 +417,18 @@ func columnEquals(e parser.Expr) (*parser.Column, *parser.Literal, bool) {
 		lit, okl = cmp.L.(*parser.Literal)
 	}
 	return col, lit, okc && okl
+}
+
+// declares reports whether a visible table declares column name: an
+// open entity or a raw table takes any name as an attribute, which must
+// not hide a select-list alias of that name (GROUP BY k).
+func (s *scope) declares(name string) bool {
+	for i, sl := range s.slots {
+		if _, ok := sl.Entity.Columns[name]; ok && s.visible(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasColumn reports whether any table of the statement has a column name.

@@ -60,7 +60,7 @@ func (s *Session) edit(ctx context.Context, args []string) error {
 	if s.remember != nil && strings.TrimSpace(string(saved)) != "" {
 		s.remember(oneLine(string(saved)))
 	}
-	err = s.RunScript(ctx, "", strings.NewReader(string(saved)))
+	err = s.runInput(ctx, "", strings.NewReader(string(saved)))
 	if err == nil || IsQuit(err) {
 		return err
 	}

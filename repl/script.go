@@ -20,9 +20,16 @@ import (
 // name, when not "", is the file r reads: errors then start with it and
 // the line of the failing statement, "bad.sql:5: ERROR: ...".
 func (s *Session) RunScript(ctx context.Context, name string, r io.Reader) error {
-	defer s.reading(&input{}, name)()
 	s.scripts++
 	defer func() { s.scripts-- }()
+	return s.runInput(ctx, name, r)
+}
+
+// runInput is RunScript for input typed at the prompt (\e's buffer): a
+// statement of it that fails leaves an open transaction as a statement
+// typed at the prompt does.
+func (s *Session) runInput(ctx context.Context, name string, r io.Reader) error {
+	defer s.reading(&input{}, name)()
 	// Ctrl-C between two statements stops the script as it would have
 	// stopped the statement.
 	ctx, cancel := context.WithCancel(ctx)

@@ -3,6 +3,8 @@ package repl
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -53,5 +55,36 @@ func TestOutputThatCannotBeWrittenIsNamed(t *testing.T) {
 	}
 	if got := errOut.String(); !strings.HasPrefix(got, "ERROR: invalid: cannot write the output: no space left on device") {
 		t.Errorf("stderr: %s", got)
+	}
+}
+
+// At the prompt, a statement that fails inside a transaction leaves the
+// transaction open for COMMIT (the user saw the error): so must one run
+// from \e's buffer, which is not a script of its own.
+func TestAStatementFailingInsideEditKeepsTheTransaction(t *testing.T) {
+	ctx := context.Background()
+	db, err := dynosql.OpenDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	bad := filepath.Join(t.TempDir(), "bad.sql")
+	if err := os.WriteFile(bad, []byte("INSERT INTO students (id, name, year) VALUES ('z2', 'B', 'notnum');\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	s := NewSession(db, &out, &errOut)
+	s.Editor = "cp " + bad // the "editor" writes the failing statement into \e's file
+	for _, q := range []string{"BEGIN", "INSERT INTO students (id, name) VALUES ('z1', 'A')"} {
+		if err := s.Run(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = s.Meta(ctx, `\e`)
+	if !strings.Contains(errOut.String(), "notnum") {
+		t.Fatalf("the edited statement did not fail: %s", errOut.String())
+	}
+	if err := s.Run(ctx, "COMMIT"); err != nil {
+		t.Errorf("COMMIT: %v", err)
 	}
 }

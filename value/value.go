@@ -35,6 +35,16 @@ type Number string
 // StringSet is a DynamoDB SS.
 type StringSet []string
 
+// List returns the set's strings as a list, in their order: a Go
+// []string is a string set for a set column and a list for a list one.
+func (s StringSet) List() []Value {
+	l := make([]Value, len(s))
+	for i, v := range s {
+		l[i] = v
+	}
+	return l
+}
+
 // NumberSet is a DynamoDB NS.
 type NumberSet []Number
 

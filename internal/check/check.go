@@ -173,7 +173,7 @@ func File(db *dynosql.DB, name, text string) ([]*Report, error) {
 		cursor = start + len(sql)
 		r, plan := statement(db, sql)
 		if plan != nil {
-			tx = transaction(r, plan, tx)
+			tx = transaction(r, plan, explainOf(sql), tx)
 		}
 		r.File = name
 		r.Line, r.Column = position(text, start+codeStart(sql))
@@ -189,9 +189,15 @@ func File(db *dynosql.DB, name, text string) ([]*Report, error) {
 // between them joins the one TransactWriteItems COMMIT sends (or is
 // refused as the shell refuses it), and sends nothing itself. It
 // returns the transaction open after the statement of r and plan.
-func transaction(r *Report, plan *planner.Plan, tx *planner.Transaction) *planner.Transaction {
+func transaction(r *Report, plan *planner.Plan, explain *parser.Explain, tx *planner.Transaction) *planner.Transaction {
 	none := &Cost{Requests: []Request{}}
 	switch {
+	case explain != nil && tx != nil && explain.Analyze:
+		r.fail(errs.New(errs.Invalid, "EXPLAIN ANALYZE runs the statement, and a transaction sends nothing before COMMIT").
+			WithHint("EXPLAIN it instead, or run it after COMMIT or ROLLBACK"))
+		return tx
+	case explain != nil:
+		return tx // the shell prints the plan, and adds nothing to the transaction
 	case plan.Control == planner.Begin && tx != nil:
 		r.fail(errs.New(errs.Invalid, "a transaction is already open").WithHint("COMMIT or ROLLBACK it first"))
 		return tx
@@ -285,4 +291,14 @@ func fail(w io.Writer, err error) int {
 	e := errs.As(err)
 	fmt.Fprintf(w, "ERROR: %s\n%s", strings.Join(strings.Fields(e.Error()), " "), e.Detail())
 	return ExitUsage
+}
+
+// explainOf returns sql's EXPLAIN, nil when it is no EXPLAIN.
+func explainOf(sql string) *parser.Explain {
+	stmt, err := parser.Parse(sql)
+	if err != nil {
+		return nil
+	}
+	x, _ := stmt.(*parser.Explain)
+	return x
 }

@@ -215,3 +215,18 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		}
 	}
 }
+
+// The shell prints the plan of an EXPLAIN inside a transaction and adds
+// nothing to it; check, which follows BEGIN ... COMMIT as the shell runs
+// them, serves it too.
+func TestAnExplainInsideATransactionIsServed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tx.sql")
+	sql := "BEGIN;\nEXPLAIN SELECT name FROM students WHERE id = 'a91';\nINSERT INTO students (id, name) VALUES ('z1', 'A');\nCOMMIT;\n"
+	if err := os.WriteFile(file, []byte(sql), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "--mapping", testkit.Testdata("school", "mapping.yaml"), file)
+	if code != check.ExitOK {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
