@@ -213,15 +213,17 @@ func checkNumbers(source string, data []byte) error {
 // whose decoded text is not its text in the file.
 type numberVisitor func(tok, read string, line, col int)
 
-// Visit implements ast.Visitor. The values of open, local and scan are
-// booleans indeed.
+// Visit implements ast.Visitor. A boolean given to open, local or scan
+// is one indeed (an entity or index named so is walked like any other).
 func (v numberVisitor) Visit(n ast.Node) ast.Visitor {
 	var read string
 	switch x := n.(type) {
 	case *ast.MappingValueNode:
-		switch x.Key.GetToken().Value {
-		case "open", "local", "scan":
-			return nil
+		if _, flag := x.Value.(*ast.BoolNode); flag {
+			switch x.Key.GetToken().Value {
+			case "open", "local", "scan":
+				return nil
+			}
 		}
 		return v
 	case *ast.BoolNode:

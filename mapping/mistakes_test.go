@@ -193,3 +193,12 @@ func TestAYAMLErrorIsOneClearLine(t *testing.T) {
 		t.Errorf("error %v, want the line, column and field only", err)
 	}
 }
+
+// Only a boolean given to open, local or scan skips the number check:
+// an entity named scan has its templates checked like any other.
+func TestAnEntityNamedLikeAFlagHasItsNumbersChecked(t *testing.T) {
+	_, err := parseNoPanic(t, "table: T\npartition_key: PK\nsort_key: SK\nentities:\n  scan:\n    keys: {PK: \"S#{id}\", SK: 001}\n    columns: {id: S}\n")
+	if err == nil || !strings.Contains(err.Error(), "YAML reads 001 as 1") {
+		t.Errorf("SK: 001 under an entity named scan: %v, want refused", err)
+	}
+}
