@@ -159,12 +159,48 @@ func read(name string, stdin io.Reader) (string, error) {
 	return string(b), nil
 }
 
-// File checks every statement of text, read from the file name.
+// File checks every statement of text, read from the file name. Text
+// that cannot be cut into statements (an unclosed quote or comment) is
+// one failed statement from the last ';' before the fault, after those
+// before it are checked.
 func File(db *dynosql.DB, name, text string) ([]*Report, error) {
 	stmts, err := parser.Split(text)
+	var broken *Report
 	if err != nil {
-		return nil, errs.As(err).At(text, errs.As(err).Pos).WithHint("in %s", name)
+		stmts, broken = untilFault(name, text, errs.As(err))
 	}
+	out, err := statements(db, name, text, stmts)
+	if broken != nil {
+		out = append(out, broken)
+	}
+	return out, err
+}
+
+// untilFault returns the statements of text before the one holding the
+// fault e (which Split found), and a failed report of that one.
+func untilFault(name, text string, e *errs.Error) ([]string, *Report) {
+	pos := min(max(e.Pos, 0), len(text))
+	stmts, _ := parser.Split(text[:pos])
+	start := 0 // where the broken statement starts: past the last ';' before the fault
+	cursor := 0
+	for i, sql := range stmts {
+		at := cursor + strings.Index(text[cursor:], sql)
+		cursor = at + len(sql)
+		if semi := strings.IndexByte(text[cursor:pos], ';'); semi < 0 {
+			stmts = stmts[:i] // it runs on to the fault: it is the broken one
+			break
+		} else {
+			start = cursor + semi + 1
+		}
+	}
+	r := &Report{File: name, SQL: strings.TrimSpace(text[start:]), pos: -1}
+	r.fail(e)
+	r.Line, r.Column = position(text, pos)
+	return stmts, r
+}
+
+// statements checks stmts, found in that order in text.
+func statements(db *dynosql.DB, name, text string, stmts []string) ([]*Report, error) {
 	var out []*Report
 	var tx *planner.Transaction // between BEGIN and COMMIT or ROLLBACK
 	cursor := 0

@@ -230,3 +230,19 @@ func TestAnExplainInsideATransactionIsServed(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// A file that cannot be cut into statements (an unclosed quote) still
+// gets its statements before the fault checked, and the broken one is a
+// statement that does not plan, with its line: exit 1, not a usage error
+// that reports nothing.
+func TestAnUnclosedQuoteIsOneFailedStatement(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "u.sql")
+	sql := "SELECT name FROM students WHERE id = 'a91';\nSELECT name FROM students WHERE id = 'k42\n"
+	if err := os.WriteFile(file, []byte(sql), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "--mapping", testkit.Testdata("school", "mapping.yaml"), file)
+	if code != check.ExitRefused || !strings.Contains(out, "u.sql:1: 1 GetItem") || !strings.Contains(out, "u.sql:2:38: syntax: unclosed quote") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
