@@ -246,3 +246,16 @@ func TestAnUnclosedQuoteIsOneFailedStatement(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// SHOW TABLES sends ListTables, a page a hundred names: check says so
+// rather than that it sends nothing.
+func TestShowTablesCountsItsListTables(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.sql")
+	if err := os.WriteFile(file, []byte("SHOW TABLES;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "--mapping", testkit.Testdata("school", "mapping.yaml"), file)
+	if code != check.ExitOK || !strings.Contains(out, "s.sql:1: n ListTables; no reads") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -158,6 +158,12 @@ func (c *coster) node(n planner.Node, per string) {
 	case *planner.Refetch:
 		c.node(x.Input, per)
 		c.node(x.Get, c.variable("rows of "+x.Get.Lookups[0].Read.Alias+" read through the index"))
+	case *planner.ListTables:
+		if !x.MappedOnly {
+			c.add(Request{Op: "ListTables", Count: c.variable("pages of 100 table names")})
+		}
+	case *planner.DescribeTable:
+		c.add(Request{Op: "DescribeTable", Table: x.Table, Count: "1"})
 	case *planner.InsertRows:
 		c.insert(x)
 	case *planner.UpdateRows:

@@ -118,7 +118,7 @@ func writeText(w io.Writer, reports []*Report) error {
 }
 
 func requestLine(q Request) string {
-	s := q.Op + " " + q.Table
+	s := strings.TrimSpace(q.Op + " " + q.Table) // ListTables names no table
 	if q.Index != "" {
 		s += " index " + q.Index
 	}
