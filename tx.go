@@ -46,14 +46,11 @@ func (tx *Tx) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 	if _, err := tx.db.safety.enter(ctx, p); err != nil {
 		return Result{}, err
 	}
-	if err := planner.Transactable(p); err != nil {
-		return Result{}, err
+	next, err := tx.plan.With(p)
+	if err != nil {
+		return Result{}, err // the statement is not added
 	}
-	next := planner.Transaction{Statements: append(tx.plan.Statements[:len(tx.plan.Statements):len(tx.plan.Statements)], p)}
-	if _, _, err := next.Build(); err != nil {
-		return Result{}, err // past a limit: the statement is not added
-	}
-	tx.plan = next
+	tx.plan = *next
 	n := int64(1)
 	if ins, ok := p.Root.(*planner.InsertRows); ok {
 		n = int64(len(ins.Rows))

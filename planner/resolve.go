@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -92,7 +93,7 @@ func (s *scope) resolveIn(e parser.Expr, args []value.Value, condition bool) (pa
 	if err != nil {
 		return nil, err
 	}
-	return out, s.checkTypes(out, condition)
+	return out, cmp.Or(s.checkTypes(out), s.checkLogic(out, condition))
 }
 
 // asList returns e, or, when e is a string set (a Go []string given for
@@ -192,38 +193,8 @@ func (s *scope) typeOf(c *parser.Column) string {
 // would silently match nothing, and a key rendered from the wrong type
 // would read the wrong item. Types are those the statement fixes
 // (exprType); a raw table's attribute has none.
-func (s *scope) checkTypes(e parser.Expr, condition bool) error {
+func (s *scope) checkTypes(e parser.Expr) error {
 	var err error
-	// AND, OR and NOT take conditions wherever they are (a select list,
-	// inside a comparison): the executor's three-valued logic makes any
-	// other value unknown, where MySQL and SQLite take 'x' as false and 5
-	// as true. Those at the top of a condition are checked with its
-	// clause's name (checkCondition).
-	spine := map[parser.Expr]bool{}
-	var mark func(parser.Expr)
-	mark = func(x parser.Expr) {
-		switch y := x.(type) {
-		case *parser.And:
-			spine[x] = true
-			mark(y.L)
-			mark(y.R)
-		case *parser.Or:
-			spine[x] = true
-			mark(y.L)
-			mark(y.R)
-		case *parser.Not:
-			spine[x] = true
-			mark(y.E)
-		}
-	}
-	if condition {
-		mark(e)
-	}
-	logic := func(x parser.Expr, op string) {
-		if err == nil && !spine[x] {
-			err = s.checkCondition(x, op)
-		}
-	}
 	check := func(a, b parser.Expr) {
 		ta, tb := exprType(s, a), exprType(s, b)
 		if err != nil || ta == tb || ta == "" || tb == "" || !scalarType(ta) && !scalarType(tb) {
@@ -263,12 +234,38 @@ func (s *scope) checkTypes(e parser.Expr, condition bool) error {
 			check(x.Expr, x.Hi)
 		case *parser.Like:
 			check(x.Expr, x.Pattern)
+		}
+		return err == nil
+	})
+	return err
+}
+
+// checkLogic refuses AND, OR and NOT of values that are no conditions
+// wherever they stand (a select list, inside a comparison): the
+// executor's three-valued logic makes any other value unknown, where
+// MySQL and SQLite take 'x' as false and 5 as true. Those at the top of
+// a condition (a WHERE, ON or HAVING) are checkCondition's, which names
+// the clause.
+func (s *scope) checkLogic(e parser.Expr, condition bool) error {
+	if condition {
+		switch x := e.(type) {
 		case *parser.And:
-			logic(x, "AND")
+			return cmp.Or(s.checkLogic(x.L, true), s.checkLogic(x.R, true))
 		case *parser.Or:
-			logic(x, "OR")
+			return cmp.Or(s.checkLogic(x.L, true), s.checkLogic(x.R, true))
 		case *parser.Not:
-			logic(x, "NOT")
+			return s.checkLogic(x.E, true)
+		}
+	}
+	var err error
+	parser.Walk(e, func(x parser.Expr) bool {
+		switch x.(type) {
+		case *parser.And:
+			err = s.checkCondition(x, "AND")
+		case *parser.Or:
+			err = s.checkCondition(x, "OR")
+		case *parser.Not:
+			err = s.checkCondition(x, "NOT")
 		}
 		return err == nil
 	})

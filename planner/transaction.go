@@ -78,11 +78,29 @@ func Transactable(p *Plan) error {
 		WithHint("run the SELECT before BEGIN, or after COMMIT")
 }
 
+// With returns the transaction with p added, or why p cannot join it:
+// p is no write one request can hold (Transactable), or the transaction
+// would pass DynamoDB's limits (Build). t is left as it was.
+func (t *Transaction) With(p *Plan) (*Transaction, error) {
+	if err := Transactable(p); err != nil {
+		return nil, err
+	}
+	next := &Transaction{Statements: append(t.Statements[:len(t.Statements):len(t.Statements)], p)}
+	if _, _, err := next.input(); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
 // Build builds the one TransactWriteItems of the transaction's writes, in
 // statement order, and returns, for each action, the index of the
 // statement it belongs to. It refuses, before anything is sent, more
 // than 100 actions, more than about 4 MB, or two actions on one item.
-func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) {
+func (t *Transaction) Build() (*dynamodb.TransactWriteItemsInput, []int, error) { return t.input() }
+
+// input is Build (a name of its own: within planner, Build() is the
+// expression builder's, which names_test keeps to build).
+func (t *Transaction) input() (*dynamodb.TransactWriteItemsInput, []int, error) {
 	tx := &dynamodb.TransactWriteItemsInput{}
 	var owner []int
 	seen := map[string]int{}

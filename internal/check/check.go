@@ -207,9 +207,9 @@ func statements(db *dynosql.DB, name, text string, stmts []string) ([]*Report, e
 	for _, sql := range stmts {
 		start := cursor + strings.Index(text[cursor:], sql)
 		cursor = start + len(sql)
-		r, plan := statement(db, sql)
+		r, plan, explain := statement(db, sql)
 		if plan != nil {
-			tx = transaction(r, plan, explainOf(sql), tx)
+			tx = transaction(r, plan, explain, tx)
 		}
 		r.File = name
 		r.Line, r.Column = position(text, start+codeStart(sql))
@@ -252,17 +252,13 @@ func transaction(r *Report, plan *planner.Plan, explain *parser.Explain, tx *pla
 	case tx == nil:
 		return nil
 	}
-	if err := planner.Transactable(plan); err != nil {
-		r.fail(err)
-		return tx
-	}
-	next := planner.Transaction{Statements: append(tx.Statements[:len(tx.Statements):len(tx.Statements)], plan)}
-	if _, _, err := next.Build(); err != nil {
+	next, err := tx.With(plan)
+	if err != nil {
 		r.fail(err)
 		return tx
 	}
 	r.serve(none)
-	return &next
+	return next
 }
 
 // commitCost counts what COMMIT sends: the one TransactWriteItems, then
@@ -327,14 +323,4 @@ func fail(w io.Writer, err error) int {
 	e := errs.As(err)
 	fmt.Fprintf(w, "ERROR: %s\n%s", strings.Join(strings.Fields(e.Error()), " "), e.Detail())
 	return ExitUsage
-}
-
-// explainOf returns sql's EXPLAIN, nil when it is no EXPLAIN.
-func explainOf(sql string) *parser.Explain {
-	stmt, err := parser.Parse(sql)
-	if err != nil {
-		return nil
-	}
-	x, _ := stmt.(*parser.Explain)
-	return x
 }

@@ -50,26 +50,29 @@ type ErrorReport struct {
 // Statement plans one statement, ? placeholders filled with dummies of
 // their types, and reports it.
 func Statement(db *dynosql.DB, sql string) *Report {
-	r, _ := statement(db, sql)
+	r, _, _ := statement(db, sql)
 	return r
 }
 
-// statement is Statement, also returning the plan of a statement served.
-func statement(db *dynosql.DB, sql string) (*Report, *planner.Plan) {
+// statement is Statement, also returning the plan of a statement served
+// and, when the statement is an EXPLAIN, its parse.
+func statement(db *dynosql.DB, sql string) (*Report, *planner.Plan, *parser.Explain) {
 	r := &Report{SQL: strings.TrimSpace(sql[codeStart(sql):]), pos: -1}
 	var args []any
+	var explain *parser.Explain
 	if stmt, err := parser.Parse(sql); err == nil {
 		args = dummyArgs(func(name string) (*mapping.Entity, error) {
 			return db.Entity(context.Background(), name)
 		}, stmt)
+		explain, _ = stmt.(*parser.Explain)
 	}
 	plan, err := db.Explain(sql, args...)
 	if err != nil {
 		r.fail(err)
-		return r, nil
+		return r, nil, explain
 	}
 	r.serve(costOf(plan))
-	return r, plan
+	return r, plan, explain
 }
 
 // fail reports err as why the statement is refused or does not plan.
