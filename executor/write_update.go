@@ -20,8 +20,8 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 	var written []mapping.Row // the source rows as written, for the fan-outs
 	if u.Key != nil {
 		key, err := constantKey(u.Entity, u.Key)
-		if err != nil {
-			return nil, err
+		if err != nil || key == nil {
+			return &Result{}, err
 		}
 		var ok bool
 		var row mapping.Row
@@ -321,11 +321,15 @@ func unsureOne(err error, u *planner.UpdateRows, key map[string]types.AttributeV
 	return note(err, "%s", msg)
 }
 
-// constantKey renders a key the statement gives in full.
+// constantKey renders a key the statement gives in full, or nil for one
+// longer than DynamoDB stores: no row has it.
 func constantKey(e *mapping.Entity, kvs []*planner.KeyValue) (map[string]types.AttributeValue, error) {
 	key := map[string]types.AttributeValue{}
 	for _, kv := range kvs {
 		av, err := kv.Value(nil)
+		if tooLong := (*mapping.KeyTooLongError)(nil); errors.As(err, &tooLong) {
+			return nil, nil
+		}
 		if err != nil {
 			return nil, errs.New(errs.Invalid, "%s: %v", e.Name, err)
 		}
@@ -337,8 +341,8 @@ func constantKey(e *mapping.Entity, kvs []*planner.KeyValue) (map[string]types.A
 func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result, error) {
 	if d.Key != nil {
 		key, err := constantKey(d.Entity, d.Key)
-		if err != nil {
-			return nil, err
+		if err != nil || key == nil {
+			return &Result{}, err
 		}
 		old, err := ex.deleteOne(ctx, d, key, nil)
 		if err != nil || old == nil {

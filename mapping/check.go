@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/dynosql/dynosql/internal/limits"
 )
 
 // check validates a mapping read from a file and builds what the rest of
@@ -172,7 +174,7 @@ func (m *Mapping) checkEntity(e *Entity) error {
 			}
 			e.keyCols[col] = true
 		}
-		e.keys[attr] = &Key{Attr: attr, Template: t, Type: templateType(t, e.Columns), columns: e.Columns}
+		e.keys[attr] = &Key{Attr: attr, Template: t, Type: templateType(t, e.Columns), columns: e.Columns, maxBytes: m.keyValueBytes(attr)}
 	}
 	if err := m.checkColumnNames(e); err != nil {
 		return err
@@ -343,6 +345,21 @@ func (m *Mapping) path(e *Entity, index, pk, sk string) *AccessPath {
 		p.SK = e.keys[sk]
 	}
 	return p
+}
+
+// keyValueBytes is the longest string or binary DynamoDB stores in key
+// attribute attr: a sort key's limit when it sorts the table or any
+// index, else a partition key's (DYNAMODB.md 7.4).
+func (m *Mapping) keyValueBytes(attr string) int {
+	if attr == m.SortKey {
+		return limits.SortKeyBytes
+	}
+	for _, ix := range m.Indexes {
+		if ix.SortKey == attr {
+			return limits.SortKeyBytes
+		}
+	}
+	return limits.PartitionKeyBytes
 }
 
 func (m *Mapping) isKeyAttr(attr string) bool {

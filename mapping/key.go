@@ -39,6 +39,9 @@ type Key struct {
 	Type KeyType
 	*Template
 	columns map[string]string // the entity's column types
+	// maxBytes is the longest string or binary DynamoDB stores in the
+	// attribute: a sort key's limit where it sorts the table or an index.
+	maxBytes int
 }
 
 // Value renders the key attribute from row. Every column of the template
@@ -65,7 +68,7 @@ func (k *Key) Value(row Row) (types.AttributeValue, error) {
 				if len(x) == 0 {
 					return nil, fmt.Errorf("column %s: key values may not be empty", col)
 				}
-				return &types.AttributeValueMemberB{Value: []byte(x)}, nil
+				return k.fitting(&types.AttributeValueMemberB{Value: []byte(x)})
 			}
 		case nil:
 			return nil, fmt.Errorf("column %s: key values may not be NULL", col)
@@ -76,7 +79,44 @@ func (k *Key) Value(row Row) (types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &types.AttributeValueMemberS{Value: s}, nil
+	return k.fitting(&types.AttributeValueMemberS{Value: s})
+}
+
+// fitting returns av, or the error of a value longer than the attribute
+// can hold.
+func (k *Key) fitting(av types.AttributeValue) (types.AttributeValue, error) {
+	if err := k.Fits(av); err != nil {
+		return nil, err
+	}
+	return av, nil
+}
+
+// Fits returns an error when av, a string or binary, is longer than
+// DynamoDB stores in the key attribute (2048 bytes for a partition key,
+// 1024 for a sort key, DYNAMODB.md 7.4): no item holds such a value, and
+// DynamoDB refuses a request naming it. Numbers have no such limit.
+func (k *Key) Fits(av types.AttributeValue) error {
+	n := 0
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		n = len(x.Value)
+	case *types.AttributeValueMemberB:
+		n = len(x.Value)
+	}
+	if k.maxBytes > 0 && n > k.maxBytes {
+		return &KeyTooLongError{Attr: k.Attr, Bytes: n, Max: k.maxBytes}
+	}
+	return nil
+}
+
+// KeyTooLongError is Fits' error: no item has such a key.
+type KeyTooLongError struct {
+	Attr       string
+	Bytes, Max int
+}
+
+func (e *KeyTooLongError) Error() string {
+	return fmt.Sprintf("the value of %s would be %d bytes, over the %d bytes DynamoDB stores in it", e.Attr, e.Bytes, e.Max)
 }
 
 // keyText is how a value is written inside a string key: strings as they
@@ -327,7 +367,18 @@ type SortCondition struct {
 // followed by literal text ("ORDER#{date}#{id}") becomes a BETWEEN whose
 // bounds admit no neighbour such as "2024-05-01X" for date <= '2024-05-01'.
 func (k *Key) Condition(fixed Row, bounds []Bound) *SortCondition {
-	return withoutEmptyBound(k.condition(fixed, bounds))
+	return k.withinSize(withoutEmptyBound(k.condition(fixed, bounds)))
+}
+
+// withinSize makes a condition that asks for a key longer than any the
+// attribute holds (= or begins_with) admit none: DynamoDB would refuse
+// the request where SQL finds no row. A longer range bound is left for
+// the request builder to refuse (Fits), as no shorter bound is exact.
+func (k *Key) withinSize(c *SortCondition) *SortCondition {
+	if c == nil || (c.Op != "=" && c.Op != "begins_with") || k.Fits(c.Values[0]) == nil {
+		return c
+	}
+	return &SortCondition{Empty: true}
 }
 
 // withoutEmptyBound rewrites a condition with an empty string or binary

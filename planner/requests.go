@@ -115,6 +115,12 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 		if sk = q.SK.Condition(b); sk != nil && sk.Empty {
 			return nil, nil
 		}
+		for _, v := range sortValues(sk) {
+			if err := q.SK.Key.Fits(v); err != nil {
+				return nil, errs.New(errs.Invalid, "a range over the sort key %s: %v", q.SK.Key.Attr, err).
+					WithHint("no key is that long: compare with a value of at most that size")
+			}
+		}
 	}
 	var ins []*dynamodb.QueryInput
 	for _, pkv := range q.PK {
@@ -167,6 +173,13 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 		ins = append(ins, in)
 	}
 	return ins, nil
+}
+
+func sortValues(c *mapping.SortCondition) []types.AttributeValue {
+	if c == nil {
+		return nil
+	}
+	return c.Values
 }
 
 // Build builds one BatchGetItem for keys (at most 100, distinct).

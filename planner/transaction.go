@@ -138,7 +138,7 @@ func (t *Transaction) input() (*dynamodb.TransactWriteItemsInput, []int, error) 
 		case *UpdateRows:
 			key, err := renderKey(w.Key, nil)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, keyError(w.Entity, err)
 			}
 			in, err := w.UpdateInput(key, nil)
 			if err != nil {
@@ -153,7 +153,7 @@ func (t *Transaction) input() (*dynamodb.TransactWriteItemsInput, []int, error) 
 		case *DeleteRows:
 			key, err := renderKey(w.Key, nil)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, keyError(w.Entity, err)
 			}
 			// DeleteItem says whether a row was there; a transaction does
 			// not, so its count is right only if the row must be there.
@@ -182,4 +182,12 @@ func (t *Transaction) input() (*dynamodb.TransactWriteItemsInput, []int, error) 
 			WithHint("split it into smaller transactions")
 	}
 	return tx, owner, nil
+}
+
+// keyError is the error of a transaction's UPDATE or DELETE whose key
+// cannot be rendered: one longer than DynamoDB stores names no row, and
+// the transaction's writes must each find theirs.
+func keyError(e *mapping.Entity, err error) error {
+	return errs.New(errs.Invalid, "%s: %v", e.Name, err).
+		WithHint("a transaction's UPDATE or DELETE must find its row: fix the key, or write it outside BEGIN ... COMMIT")
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -288,15 +289,20 @@ func checkKeyAssign(e *mapping.Entity, a *Assign) error {
 		}
 		row[a.Column] = lit.Value
 		if _, err := k.Value(row); err != nil {
-			what := "cannot hold it"
-			if lit.Value == nil {
+			set := fmt.Sprintf("SET %s = %s", a.Column, parser.Format(lit))
+			what, hint := "cannot hold it", "give %s a non-empty value, or DELETE the row"
+			var tooLong *mapping.KeyTooLongError
+			switch {
+			case lit.Value == nil:
 				what = "cannot be NULL"
-			} else if s, ok := lit.Value.(string); ok && s == "" {
+			case lit.Value == "":
 				what = "cannot be empty"
+			case errors.As(err, &tooLong):
+				// The value itself is too long to show.
+				set, what, hint = "SET "+a.Column, "cannot hold it: "+err.Error(), "give %s a shorter value"
 			}
-			return errs.New(errs.Invalid, "SET %s = %s: %s is part of the key %s = %q of %s, which %s",
-				a.Column, parser.Format(lit), a.Column, attr, k.Raw, e.Name, what).
-				WithHint("give %s a non-empty value, or DELETE the row", a.Column)
+			return errs.New(errs.Invalid, "%s: %s is part of the key %s = %q of %s, which %s",
+				set, a.Column, attr, k.Raw, e.Name, what).WithHint(hint, a.Column)
 		}
 	}
 	return nil
