@@ -233,6 +233,10 @@ func Main(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
+// StdinName names statements read from stdin in their errors' FILE:LINE,
+// as psql's "<stdin>".
+const StdinName = "<stdin>"
+
 // run feeds the statements to the session from wherever the flags say.
 func run(ctx context.Context, s *repl.Session, o *options, stdin *os.File, stdout, stderr io.Writer, prompt string) {
 	if len(o.execute) > 0 || len(o.files) > 0 {
@@ -249,7 +253,7 @@ func run(ctx context.Context, s *repl.Session, o *options, stdin *os.File, stdou
 		return
 	}
 	if !isatty.IsTerminal(stdin.Fd()) {
-		_ = s.RunScript(ctx, "", stdin)
+		_ = s.RunScript(ctx, StdinName, stdin)
 		return
 	}
 	history, set := os.LookupEnv(HistoryEnv)
@@ -268,7 +272,7 @@ func run(ctx context.Context, s *repl.Session, o *options, stdin *os.File, stdou
 // error when the script stopped early.
 func runFile(ctx context.Context, s *repl.Session, file string, stdin *os.File, stderr io.Writer) error {
 	if file == "-" {
-		return s.RunScript(ctx, "", stdin)
+		return s.RunScript(ctx, StdinName, stdin)
 	}
 	f, err := os.Open(file)
 	if err != nil {
