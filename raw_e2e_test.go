@@ -460,3 +460,55 @@ func TestRawOr(t *testing.T) {
 	h.want("SELECT COUNT(*) FROM $T WHERE (pk = 'p2' AND sk = 3) OR (status = 'open' AND score >= 1)", false, "N:3")
 	h.want("SELECT pk, sk FROM $T WHERE pk = 'p1' AND sk = 2 UNION ALL SELECT pk, sk FROM $T WHERE status = 'open' AND score = 5", false, "S:p1|N:2", "S:p1|N:2")
 }
+
+// An attribute an item holds as DynamoDB's NULL is an attribute it
+// holds: SELECT * shows its column (NULL), as SELECT gone names it,
+// even when no item of the result holds it as anything else.
+func TestRawSelectStarShowsAttributesStoredAsNull(t *testing.T) {
+	h := newHTable(t, map[string]types.ScalarAttributeType{"pk": "S", "sk": "N"}, "pk", "sk")
+	h.put(
+		hItem("pk", hS("p"), "sk", hN("1"), "v", hS("a"), "gone", hNull()),
+		hItem("pk", hS("p"), "sk", hN("2"), "v", hS("b")),
+	)
+	h.open()
+	rows, err := h.db.Query(context.Background(), h.sql("SELECT * FROM $T WHERE pk = 'p'"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		got = append(got, hRowText(rows.RawValues()))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	cols := rows.Columns()
+	_ = rows.Close()
+	if want := []string{"pk", "sk", "gone", "v"}; !slices.Equal(cols, want) {
+		t.Errorf("SELECT * columns %q, want %q (rows %q)", cols, want, got)
+	}
+	h.want("SELECT sk, gone FROM $T WHERE pk = 'p' AND gone IS NULL", false, "N:1|NULL", "N:2|NULL")
+}
+
+// A refusal's hint spells the conditions it suggests as a statement
+// must: a table or attribute name that is not an SQL identifier
+// (orders-v2, p.k, g-1) in backquotes, so that the hint can be pasted.
+func TestRawScanHintQuotesNamesThatAreNotIdentifiers(t *testing.T) {
+	h := newHTable(t, map[string]types.ScalarAttributeType{"p.k": "S", "s#k": "N", "g-1": "S"}, "p.k", "s#k",
+		hIndex{name: "ByG", pk: "g-1", sk: "s#k"})
+	h.put(hItem("p.k", hS("p"), "s#k", hN("1"), "g-1", hS("x"), "v", hS("one")))
+	h.open()
+	_, err := h.db.Query(context.Background(), h.sql("SELECT v FROM $T WHERE v = 'one'"))
+	if err == nil {
+		t.Fatal("a read by v alone was not refused")
+	}
+	hint := errs.As(err).Hint
+	tbl := "`" + h.name + "`"
+	for _, want := range []string{"WHERE " + tbl + ".`p.k` = ...", "WHERE " + tbl + ".`g-1` = ..."} {
+		if !strings.Contains(hint, want) {
+			t.Errorf("hint %q does not say %q", hint, want)
+		}
+	}
+	// What the hint says runs.
+	h.want("SELECT v FROM $T WHERE $T.`g-1` = 'x' AND $T.`s#k` IS NOT NULL", false, "S:one")
+}

@@ -204,6 +204,8 @@ func (e *Entity) decode(item map[string]types.AttributeValue, strict bool) (Row,
 		}
 		if v := value.FromAttr(av); v != nil {
 			row[name] = v // as stored, even when not of the declared type
+		} else if e.raw {
+			row[name] = nil // stored as NULL: SELECT * shows the attribute
 		}
 	}
 	return row, true

@@ -66,7 +66,7 @@ func (b *selectBuilder) refuse(s int) error {
 		}
 		var conds []string
 		for _, c := range sparseColumns(p, b.facts(s)) {
-			conds = append(conds, sl.Alias+"."+c+" IS NOT NULL")
+			conds = append(conds, qualified(sl.Alias, c)+" IS NOT NULL")
 		}
 		hint += "; or add " + strings.Join(conds, " AND ") + " to Scan index " + p.Index +
 			" (scan: true), which holds only the items that have them"
@@ -99,6 +99,12 @@ func nullKeyCompare(c parser.Expr, sl Slot) (col, op string) {
 	return x.Name, "IN (NULL)"
 }
 
+// qualified writes alias.col as a statement must spell it: a name that
+// is not an SQL identifier (orders-v2, p.k) in backquotes.
+func qualified(alias, col string) string {
+	return parser.Ident(alias) + "." + parser.Ident(col)
+}
+
 // scanHint says which conditions would let DynamoDB read the entity by
 // key: one clause per access path.
 func scanHint(sl Slot) string {
@@ -106,7 +112,7 @@ func scanHint(sl Slot) string {
 	for _, p := range sl.Entity.Paths() {
 		var conds []string
 		for _, c := range p.PK.Columns() {
-			conds = append(conds, sl.Alias+"."+c+" = ...")
+			conds = append(conds, qualified(sl.Alias, c)+" = ...")
 		}
 		way := "WHERE " + strings.Join(conds, " AND ")
 		if p.Optional {
@@ -119,7 +125,7 @@ func scanHint(sl Slot) string {
 			base := sl.Entity.BaseKeyColumns() // every item has them
 			for _, c := range cols {
 				if !slices.Contains(p.PK.Columns(), c) && !slices.Contains(base, c) {
-					way += " AND " + sl.Alias + "." + c + " IS NOT NULL"
+					way += " AND " + qualified(sl.Alias, c) + " IS NOT NULL"
 				}
 			}
 		}

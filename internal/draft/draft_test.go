@@ -499,3 +499,49 @@ func TestAKeyColumnOfMixedTypesIsNoted(t *testing.T) {
 		t.Errorf("the draft does not say qty is mixed:\n%s", out)
 	}
 }
+
+// A value that every sampled item repeats in two key attributes ("00",
+// the minutes of every sampled SK and CreatedAt of the public Chat
+// model) is a coincidence, not one column: shared, an item whose SK and
+// CreatedAt differ there is read with a CreatedAt it does not hold, and
+// an UPDATE of its SK rewrites its CreatedAt.
+func TestAValueTheWholeSampleRepeatsIsNoSharedColumn(t *testing.T) {
+	in := draft.Input{Table: table(draft.Index{Name: "RoomID_Comment_IDX", PartitionKey: "RoomID", SortKey: "CreatedAt", Projection: "ALL"}), Items: []draft.Item{
+		item("PK", "User:UserA", "SK", "2023-04-01T12:00:00.001Z", "RoomID", "Music", "Comment", "Hello!", "CreatedAt", "2023-04-01T12:00:00.001Z"),
+		item("PK", "User:UserB", "SK", "2023-04-01T12:00:01.001Z", "RoomID", "Movie", "Comment", "What's your favorite?", "CreatedAt", "2023-04-01T12:00:01.001Z"),
+		item("PK", "User:UserC", "SK", "2023-04-01T12:00:05.001Z", "RoomID", "Art", "Comment", "I love aaa.", "CreatedAt", "2023-04-01T12:00:05.001Z"),
+		item("PK", "User:UserA", "SK", "2023-04-01T13:00:00.001Z", "RoomID", "Music", "Comment", "I like a Rock music.", "CreatedAt", "2023-04-01T12:00:50.001Z"),
+		item("PK", "Room:Music", "SK", "meta", "CreatedBy", "UserA"),
+		item("PK", "User:UserA", "SK", "2023-04-01T14:00:00.001Z", "RoomID", "Art", "Comment", "Me too.", "CreatedAt", "2023-04-01T14:00:00.001Z"),
+		item("PK", "Room:Art", "SK", "meta", "CreatedBy", "UserF"),
+	}}
+	m, out := drafted(t, in, map[int]string{0: "users", 4: "rooms"})
+	later := item("PK", "User:UserA", "SK", "2023-04-02T09:15:30.001Z", "RoomID", "Music", "Comment", "later", "CreatedAt", "2023-04-02T09:16:00.001Z")
+	e := m.Classify(later, []*mapping.Entity{m.Entities["users"], m.Entities["rooms"]})
+	if e == nil {
+		t.Fatalf("the item is read as no entity\n%s", out)
+	}
+	row := e.Decode(later)
+	for _, attr := range e.KeyAttrs() {
+		got, err := e.Key(attr).Value(row)
+		if err != nil || mapping.Text(got) != mapping.Text(later[attr]) {
+			t.Errorf("%s of the item is %s, read back as %s (%v)\n%s", attr, mapping.Text(later[attr]), mapping.Text(got), err, out)
+		}
+	}
+}
+
+// Two attributes that hold the key's value in every sampled item: the
+// sample cannot tell which one the key holds, and the one not chosen
+// would be hidden behind the key (SELECT CreatedAt reads the key, an
+// UPDATE of it moves the item). The draft says so.
+func TestTwoAttributesHoldingTheKeysValueAreNamedInAComment(t *testing.T) {
+	in := draft.Input{Table: table(), Items: []draft.Item{
+		item("PK", "DOC#d1", "SK", "2024-03-01T10:00:00Z", "Title", "a", "CreatedAt", "2024-03-01T10:00:00Z", "PublishedAt", "2024-03-01T10:00:00Z"),
+		item("PK", "DOC#d1", "SK", "2024-03-02T11:00:00Z", "Title", "b", "CreatedAt", "2024-03-02T11:00:00Z", "PublishedAt", "2024-03-02T11:00:00Z"),
+		item("PK", "DOC#d2", "SK", "2024-03-05T09:30:00Z", "Title", "c", "CreatedAt", "2024-03-05T09:30:00Z", "PublishedAt", "2024-03-05T09:30:00Z"),
+	}}
+	_, out := drafted(t, in, map[int]string{0: "docs"})
+	if !strings.Contains(out, "CreatedAt: S  # PublishedAt holds the same value in every sampled item") {
+		t.Errorf("the draft does not say that PublishedAt holds SK's value too:\n%s", out)
+	}
+}

@@ -403,19 +403,31 @@ func (e *entity) canShare(a, b *variable) bool {
 		return false
 	}
 	common := 0
+	distinct := map[string]bool{}
 	for i, s := range a.vals {
 		if t, ok := b.vals[i]; ok {
 			if s != t {
 				return false
 			}
 			common++
+			distinct[s] = true
 		}
 	}
 	if common == 0 || (e.named(a) && e.named(b)) {
 		return false // two telling key attributes (OrderId, IsOpen) are two columns
 	}
 	la, lb := sharingLabel(a.label), sharingLabel(b.label)
-	if la == lb || la == "" || lb == "" {
+	switch {
+	case la != "" && la == lb:
+		return true
+	case la == "" && lb == "":
+		// Nothing but the values says they are one: one value the
+		// whole sample repeats ("00" in two timestamps) is a
+		// coincidence, not evidence.
+		if len(distinct) > 1 {
+			return true
+		}
+	case la == "" || lb == "":
 		return true
 	}
 	for _, n := range e.matchingAttrs(a) {

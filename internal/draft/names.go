@@ -107,7 +107,13 @@ func (d *drafter) bestName(e *entity, v *variable) (name string, rank int, why s
 				break
 			}
 		}
-		return name, rankAttr, ""
+		if len(attrs) > 1 {
+			// The sample cannot tell which one the key holds: the
+			// column reads the key, and hides the attribute named.
+			others := slices.DeleteFunc(slices.Clone(attrs), func(a string) bool { return a == name })
+			why = fmt.Sprintf("%s holds the same value in every sampled item: rename this column to it if that is what the key holds", strings.Join(others, " and "))
+		}
+		return name, rankAttr, why
 	}
 	for _, attr := range v.attrs {
 		t := e.keys[attr]

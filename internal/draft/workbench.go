@@ -248,7 +248,9 @@ func typedValue(t string, v json.RawMessage) (types.AttributeValue, error) {
 			for _, r := range raws {
 				av, err := attrValue(r)
 				if err != nil {
-					return nil, err
+					// Workbench 3 writes a list's or map's contents as
+					// plain JSON ({"M": {"is_enabled": true}}).
+					return plainValue(v)
 				}
 				l = append(l, av)
 			}
@@ -261,7 +263,7 @@ func typedValue(t string, v json.RawMessage) (types.AttributeValue, error) {
 			for k, r := range raws {
 				av, err := attrValue(r)
 				if err != nil {
-					return nil, err
+					return plainValue(v)
 				}
 				m[k] = av
 			}
@@ -271,6 +273,45 @@ func typedValue(t string, v json.RawMessage) (types.AttributeValue, error) {
 		return nil, fmt.Errorf("unknown type %q (S, N, B, BOOL, NULL, SS, NS, BS, L, M)", t)
 	}
 	return nil, fmt.Errorf("bad %s value %s: %w", t, oneLine(v), err)
+}
+
+// plainValue reads a value written as plain JSON, as NoSQL Workbench 3
+// writes what a map or list holds: objects are maps, arrays lists,
+// numbers N (their text as written), strings S, true and false BOOL,
+// null NULL.
+func plainValue(raw json.RawMessage) (types.AttributeValue, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return nil, fmt.Errorf("not a DynamoDB JSON value: %s", oneLine(raw))
+	}
+	return plainAttr(x), nil
+}
+
+func plainAttr(x any) types.AttributeValue {
+	switch x := x.(type) {
+	case map[string]any:
+		m := make(map[string]types.AttributeValue, len(x))
+		for k, v := range x {
+			m[k] = plainAttr(v)
+		}
+		return &types.AttributeValueMemberM{Value: m}
+	case []any:
+		l := make([]types.AttributeValue, 0, len(x))
+		for _, v := range x {
+			l = append(l, plainAttr(v))
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	case json.Number:
+		return &types.AttributeValueMemberN{Value: x.String()}
+	case string:
+		return &types.AttributeValueMemberS{Value: x}
+	case bool:
+		return &types.AttributeValueMemberBOOL{Value: x}
+	default:
+		return &types.AttributeValueMemberNULL{Value: true}
+	}
 }
 
 func oneLine(raw []byte) string {

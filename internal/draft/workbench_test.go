@@ -206,3 +206,32 @@ func TestAFacetWithoutSampleItems(t *testing.T) {
 		t.Errorf("the draft does not say\n%s\n%s", want, out)
 	}
 }
+
+// NoSQL Workbench 3 writes what a map holds as plain JSON ({"M":
+// {"is_enabled": true}}), as AWS's ConnectedVehicles model does
+// (aws-samples/aws-dynamodb-examples, schema_design/SchemaExamples):
+// such a model imports, the map's contents read as JSON.
+func TestAWorkbench3MapOfPlainJSONImports(t *testing.T) {
+	model := `{"ModelName": "Vehicles", "DataModel": [{"TableName": "Vehicles",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "NonKeyAttributes": [{"AttributeName": "autodrive", "AttributeType": "M"}, {"AttributeName": "stops", "AttributeType": "L"}],
+	  "TableFacets": [{"FacetName": "Vehicle", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"},
+	    "NonKeyAttributes": ["autodrive", "stops"],
+	    "TableData": [
+	      {"PK": {"S": "VIN#v1"}, "SK": {"S": "#META#"}, "autodrive": {"M": {"is_enabled": true, "version": "v1", "left": {"x": 59}}}},
+	      {"PK": {"S": "VIN#v2"}, "SK": {"S": "#META#"}, "stops": {"L": [1, "two", null]}}
+	    ]}]}]}`
+	in, err := draft.FromWorkbench("vehicles.json", []byte(model), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := draft.Draft(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"autodrive: M", "stops: L", `PK: "VIN#{`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the import does not hold %q:\n%s", want, out)
+		}
+	}
+}
