@@ -23,12 +23,18 @@ type ListTables struct {
 func (*ListTables) Inputs() []Node { return nil }
 
 // Describe implements Node.
-func (*ListTables) Describe() (string, []string) {
+func (l *ListTables) Describe() (string, []string) {
+	if l.MappedOnly {
+		return "list the mapping's entities; nothing sent (this backend cannot list its tables)", nil
+	}
 	return "list the mapping's entities, then the DynamoDB tables no entity lives in", nil
 }
 
 // Requests implements Requester.
-func (*ListTables) Requests() []*Request {
+func (l *ListTables) Requests() []*Request {
+	if l.MappedOnly {
+		return nil // the executor sends nothing: see executor/catalog.go
+	}
 	return []*Request{{Op: "ListTables", Per: "100 table names (every page)"}}
 }
 

@@ -15,12 +15,13 @@ import (
 // {e.course_id} where a request holds each outer row's value).
 type Matcher struct {
 	steps  map[string]Node             // shape → the first step that announced it
+	exact  map[string]Node             // shape with its values → the first step that announced it
 	tables map[string]*mapping.Mapping // table → its mapping, to describe what is sent
 }
 
 // NewMatcher returns the matcher of the requests p announces.
 func NewMatcher(p *Plan) *Matcher {
-	m := &Matcher{steps: map[string]Node{}, tables: map[string]*mapping.Mapping{}}
+	m := &Matcher{steps: map[string]Node{}, exact: map[string]Node{}, tables: map[string]*mapping.Mapping{}}
 	p.eachRequester(func(n Node, reqs []*Request) {
 		for _, req := range reqs {
 			if tm := requestMapping(n); tm != nil {
@@ -29,6 +30,11 @@ func NewMatcher(p *Plan) *Matcher {
 			for _, s := range shapes(req) {
 				if _, seen := m.steps[s]; !seen {
 					m.steps[s] = n
+				}
+			}
+			for _, s := range shapesBy(req, keep) {
+				if _, seen := m.exact[s]; !seen {
+					m.exact[s] = n
 				}
 			}
 		}
@@ -42,6 +48,14 @@ func (m *Matcher) Step(op string, in any) Node {
 	// A table no step reads has no mapping: its requests, described
 	// with keys by name, match no shape.
 	sent := describeInput(func(table string) *mapping.Mapping { return m.tables[table] }, op, in)
+	// Two steps may send requests of the same shape with other values
+	// (the branches of a UNION, each reading its own key): a request
+	// goes to the step that announced its very values, if one did.
+	for _, s := range shapesBy(sent, keep) {
+		if n, ok := m.exact[s]; ok {
+			return n
+		}
+	}
 	for _, s := range shapes(sent) {
 		if n, ok := m.steps[s]; ok {
 			return n
@@ -76,6 +90,8 @@ var (
 	bracey   = regexp.MustCompile(`\{[^{}]*\}`)
 	listy    = regexp.MustCompile(`\[[^\[\]]*\]`)
 	number   = regexp.MustCompile(`(^|[^A-Za-z0-9_#])-?[0-9]+(\.[0-9]+)?`)
+	binary   = regexp.MustCompile(`X'[0-9a-f]*'`)
+	boolean  = regexp.MustCompile(`\b(true|false)\b`)
 	notExist = regexp.MustCompile(`attribute_not_exists \(([^()]+)\)`)
 )
 
@@ -85,6 +101,8 @@ var (
 // names every attribute, with the value found or attribute_not_exists.
 func mask(s string) string {
 	s = quoted.ReplaceAllString(s, "?")
+	s = binary.ReplaceAllString(s, "?")
+	s = boolean.ReplaceAllString(s, "?")
 	for prev := ""; prev != s; {
 		prev = s
 		s = listy.ReplaceAllString(bracey.ReplaceAllString(s, "?"), "?")
@@ -96,13 +114,20 @@ func mask(s string) string {
 // shapes returns what a request is compared by: one string per key of a
 // BatchGetItem, per partition of a Query (an IN list's values) and per
 // action of a transaction.
-func shapes(r *Request) []string {
+func shapes(r *Request) []string { return shapesBy(r, mask) }
+
+// keep leaves an expression as it is: shapesBy(r, keep) compares values
+// too.
+func keep(s string) string { return s }
+
+// shapesBy is shapes with the values of expressions hidden by mask.
+func shapesBy(r *Request, mask func(string) string) []string {
 	consistent := ""
 	if r.Consistent {
 		consistent = "consistent"
 	}
 	head := strings.Join([]string{r.Op, r.Table, r.Index, mask(r.Filter), mask(r.Condition), mask(r.Update),
-		strings.Join(r.Project, ","), consistent, queryNote(r)}, " | ")
+		strings.Join(r.Project, ","), consistent, queryNote(r, mask)}, " | ")
 	switch {
 	case r.Op == "BatchGetItem" || r.Op == "Query":
 		var out []string
@@ -113,7 +138,7 @@ func shapes(r *Request) []string {
 	case len(r.Actions) > 0:
 		var out []string
 		for _, a := range r.Actions {
-			out = append(out, head+" | "+strings.Join(shapes(a), ""))
+			out = append(out, head+" | "+strings.Join(shapesBy(a, mask), ""))
 		}
 		return out
 	}
@@ -122,7 +147,7 @@ func shapes(r *Request) []string {
 
 // queryNote is the part of a Query's note that DescribeRequest derives
 // from the input (direction, Limit, Select): EXPLAIN may add its own.
-func queryNote(r *Request) string {
+func queryNote(r *Request, mask func(string) string) string {
 	if r.Op != "Query" {
 		return ""
 	}

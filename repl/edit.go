@@ -57,8 +57,17 @@ func (s *Session) edit(ctx context.Context, args []string) error {
 	if err != nil {
 		return errs.New(errs.Invalid, "cannot read back %s: %v", f.Name(), err)
 	}
-	if s.remember != nil && strings.TrimSpace(string(saved)) != "" {
-		s.remember(oneLine(string(saved)))
+	if s.remember != nil {
+		// One history line per statement or meta-command, as typed ones.
+		in := &input{}
+		for n, line := range strings.Split(strings.TrimRight(string(saved), "\n"), "\n") {
+			for _, p := range in.feed(line, n+1) {
+				s.remember(historyEntry(p, in))
+			}
+		}
+		if sql := in.text(); sql != "" {
+			s.remember(historyLine(sql) + ";")
+		}
 	}
 	err = s.runInput(ctx, "", strings.NewReader(string(saved)))
 	if err == nil || IsQuit(err) {

@@ -221,9 +221,11 @@ func (s *Session) goCmd(ctx context.Context, args []string) error {
 		return errs.New(errs.Invalid, `\g takes one file name, got %d`, len(args)).
 			WithHint("quote a name with spaces: \\g 'my file.txt'")
 	}
-	sql, _ := s.in.take()
+	sql, line := s.in.take()
 	if sql == "" {
 		sql = s.last
+	} else {
+		s.line = line // errors name the line the statement starts on
 	}
 	if sql == "" {
 		return errs.New(errs.Invalid, `\g: no statement to run`).

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/chzyer/readline"
+
+	"github.com/dynosql/dynosql/parser"
 )
 
 // ShellConfig says where the interactive shell reads and writes.
@@ -122,10 +124,55 @@ func (s *Session) Shell(ctx context.Context, c ShellConfig) error {
 // with its ';', or a meta-command after the statement it runs (\g, \e).
 func historyEntry(p piece, in *input) string {
 	if p.meta == "" {
-		return oneLine(p.sql) + ";"
+		return historyLine(p.sql) + ";"
 	}
 	if sql := in.text(); sql != "" && (strings.HasPrefix(p.meta, `\g`) || strings.HasPrefix(p.meta, `\e`)) {
-		return oneLine(sql) + " " + p.meta
+		return historyLine(sql) + " " + p.meta
 	}
 	return p.meta
 }
+
+// historyLine writes a statement on one line that reads back as the same
+// statement: white space outside quotes is run together, comments are
+// left out (a line comment would swallow the rest of the line), and a
+// newline or carriage return inside a string is written as its escape,
+// \n or \r, which the parser reads back as the same character. Quoted
+// text is otherwise kept as typed: its spaces are data.
+func historyLine(sql string) string {
+	var b strings.Builder
+	var sc parser.Scanner
+	gap := false // white space or a comment since the last text written
+	write := func(text string) {
+		if gap && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		gap = false
+		b.WriteString(text)
+	}
+	for i := 0; i < len(sql); {
+		next, kind := sc.Next(sql, i)
+		text := sql[i:next]
+		switch {
+		case kind == parser.SpanComment:
+			gap = true
+		case kind == parser.SpanQuoted && text[0] == '`':
+			write(strings.NewReplacer("\n", " ", "\r", " ").Replace(text)) // a name has no escapes
+		case kind == parser.SpanQuoted:
+			write(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(text))
+		default:
+			for j, f := range strings.FieldsFunc(text, isSpace) {
+				if j > 0 || isSpace(rune(text[0])) {
+					gap = true
+				}
+				write(f)
+			}
+			if isSpace(rune(text[len(text)-1])) {
+				gap = true
+			}
+		}
+		i = next
+	}
+	return b.String()
+}
+
+func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }

@@ -142,6 +142,11 @@ func (c *coster) node(n planner.Node, per string) {
 		}
 		c.add(Request{Op: "Query", Table: x.Table, Index: x.Index, Count: times(count, per),
 			Consistency: consistency(x.Consistent, x.Index, x.Local), Paged: true})
+	case *planner.Scan:
+		// Each segment is one request, paged to the end of its part of
+		// the table or index: a Scan reads every item there.
+		c.add(Request{Op: "Scan", Table: x.Table, Index: x.Index, Count: times(fmt.Sprint(x.Segments), per),
+			Consistency: consistency(x.Consistent, x.Index, x.Local), Paged: true})
 	case *planner.BatchGet:
 		count := fmt.Sprintf("ceil(%s/%d)", per, limits.BatchGetKeys)
 		if per == "" {
@@ -293,6 +298,10 @@ func aliases(n planner.Node) []string {
 		case *planner.BatchGet:
 			for _, l := range r.Lookups {
 				add(l.Read.Alias)
+			}
+		case *planner.Scan:
+			for _, rd := range r.Reads {
+				add(rd.Alias)
 			}
 		}
 	})
