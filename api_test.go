@@ -537,3 +537,25 @@ func TestAUnionsLimitTakesAnArgument(t *testing.T) {
 		t.Errorf("got %v, %v; want cs101", rows, err)
 	}
 }
+
+// A LIMIT or OFFSET ? without its argument says that the argument is
+// missing, as a ? anywhere else does, not that the count is NULL.
+func TestAMissingLimitArgumentIsNamed(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	ctx := context.Background()
+	for _, c := range []struct {
+		sql  string
+		args []any
+		want string
+	}{
+		{"SELECT name FROM students WHERE id = 'a91' LIMIT ?", nil, "placeholder ?1 but only 0 argument(s)"},
+		{"SELECT name FROM students WHERE id = ? LIMIT ?", []any{"a91"}, "placeholder ?2 but only 1 argument(s)"},
+		{"SELECT name FROM students WHERE id = ? LIMIT 1 OFFSET ?", []any{"a91"}, "placeholder ?2 but only 1 argument(s)"},
+		{"SELECT name FROM students WHERE id = 'a91' UNION SELECT title FROM courses WHERE id = 'cs101' LIMIT ?", nil, "placeholder ?1 but only 0 argument(s)"},
+	} {
+		_, err := fx.DB.Query(ctx, c.sql, c.args...)
+		if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s with %d argument(s): got %v, want an error saying %q", c.sql, len(c.args), err, c.want)
+		}
+	}
+}

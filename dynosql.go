@@ -50,7 +50,16 @@ type config struct {
 	maxAffected    int
 	maxAffectedSet bool
 	safety         safety
+	// embedded: the client reaches the embedded server (OpenEmbedded),
+	// whose quirks plans work around whether or not the table is checked.
+	embedded bool
 }
+
+// embeddedQuirks are what the embedded server (minidyn) does otherwise
+// than DynamoDB, which plans work around (ARCHITECTURE.md, "Raw tables
+// and the embedded backend").
+var embeddedQuirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true, NoLocalFetch: true, NoIndexKeyUpdate: true,
+	FloatNumbers: true, NoListTables: true, StaleSparseIndex: true}
 
 // Option configures Open.
 type Option func(*config)
@@ -116,12 +125,14 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 		}
 		if out.Table.TableStatus == "" {
 			// Only the embedded server (minidyn) describes a table
-			// without a status; plans work around what it does not do
-			// as DynamoDB does (ARCHITECTURE.md, "Raw tables and the
-			// embedded backend").
-			quirks = planner.Quirks{TextKeyOrder: true, NoRemove: true, NoSegments: true, NoLocalFetch: true, NoIndexKeyUpdate: true,
-				FloatNumbers: true, NoListTables: true, StaleSparseIndex: true}
+			// without a status.
+			quirks = embeddedQuirks
 		}
+	}
+	if c.embedded {
+		// OpenEmbedded knows its server, checked table or not
+		// (WithoutTableCheck).
+		quirks = embeddedQuirks
 	}
 	hooks := c.safety.open(c.hooks)
 	if quirks.FloatNumbers {

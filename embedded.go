@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"slices"
 
 	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/mapping"
@@ -34,7 +35,7 @@ func OpenEmbedded(ctx context.Context, m *mapping.Mapping, opts ...Option) (*DB,
 		_ = srv.Close()
 		return nil, err
 	}
-	db, err := Open(ctx, m, client, opts...)
+	db, err := Open(ctx, m, client, append(slices.Clone(opts), func(c *config) { c.embedded = true })...)
 	if err != nil {
 		_ = srv.Close()
 		return nil, err

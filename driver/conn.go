@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"io"
+	"reflect"
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/errs"
@@ -134,18 +135,78 @@ func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
 		return errs.New(errs.Unsupported, "named argument %s: dynosql takes ? placeholders filled by position", nv.Name).
 			WithHint("pass the value without sql.Named")
 	}
-	_, err := value.FromGo(nv.Value)
-	if err == nil {
-		return nil
+	v, err := goValue(nv.Value, 0)
+	if err != nil {
+		// database/sql prefixes the argument's position.
+		return err
 	}
-	if v, cerr := driver.DefaultParameterConverter.ConvertValue(nv.Value); cerr == nil {
-		if _, verr := value.FromGo(v); verr == nil {
-			nv.Value = v
-			return nil
+	nv.Value = v
+	return nil
+}
+
+var valuerType = reflect.TypeFor[driver.Valuer]()
+
+// goValue returns a as a value dynosql's Query takes: a itself, what its
+// Value method gives (a driver.Valuer), what a pointer points to (nil for
+// a nil pointer), or a named type of a basic kind as its base type. It
+// does what driver.DefaultParameterConverter does, but keeps what
+// dynosql takes and database/sql does not: a float32 stays float32 (0.1,
+// not 0.10000000149011612), a json.Number a number, a uint64 past
+// MaxInt64 and a []string (a set or list) are taken, behind a pointer or
+// a named type too, and a Valuer may give any of those.
+func goValue(a any, depth int) (any, error) {
+	_, err := value.FromGo(a)
+	if err == nil {
+		return a, nil
+	}
+	rv := reflect.ValueOf(a)
+	if vr, ok := a.(driver.Valuer); ok && depth < 8 {
+		if rv.Kind() == reflect.Pointer && rv.IsNil() && rv.Type().Elem().Implements(valuerType) {
+			return nil, nil // NULL, as database/sql makes it
+		}
+		v, verr := vr.Value()
+		if verr == nil {
+			v, verr = goValue(v, depth+1)
+		}
+		if verr != nil {
+			// The Valuer's own error, which the caller may test for
+			// with errors.Is.
+			return nil, errs.New(errs.Invalid, "the Value of a %T: %v", a, verr).Wrap(verr)
+		}
+		return v, nil
+	}
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		if depth < 8 {
+			return goValue(rv.Elem().Interface(), depth+1)
+		}
+	case reflect.Bool:
+		return rv.Bool(), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int(), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return rv.Uint(), nil
+	case reflect.Float32:
+		return float32(rv.Float()), nil
+	case reflect.Float64:
+		return rv.Float(), nil
+	case reflect.String:
+		return rv.String(), nil
+	case reflect.Slice:
+		switch rv.Type().Elem().Kind() {
+		case reflect.Uint8:
+			return rv.Bytes(), nil // a binary, as database/sql takes a named []byte
+		case reflect.String:
+			if !rv.IsNil() {
+				return rv.Convert(reflect.TypeFor[[]string]()).Interface(), nil
+			}
+			return nil, nil
 		}
 	}
-	// database/sql prefixes the argument's position.
-	return errs.New(errs.Invalid, "%v", err).
+	return nil, errs.New(errs.Invalid, "%v", err).
 		WithHint("pass a string, number, bool, nil, []string, []any or map[string]any; format times as text")
 }
 

@@ -236,6 +236,10 @@ func rowCount(e parser.Expr, what string, args []value.Value) (int64, error) {
 	if e == nil {
 		return -1, nil
 	}
+	if p, ok := e.(*parser.Placeholder); ok && p.Index >= len(args) {
+		// Missing, not NULL: say so, as resolve does for a ? elsewhere.
+		return 0, missingArgument(p, args)
+	}
 	v := bindLiteral(e, args)
 	if n, ok := v.(value.Number); ok {
 		if q, ok := n.Rat(); ok && q.IsInt() && q.Sign() >= 0 && q.Num().IsInt64() {

@@ -67,8 +67,7 @@ func (s *scope) resolveIn(e parser.Expr, args []value.Value, condition bool) (pa
 			return s.column(x)
 		case *parser.Placeholder:
 			if x.Index >= len(args) {
-				return nil, errs.New(errs.Invalid, "the statement has a placeholder ?%d but only %d argument(s) were given", x.Index+1, len(args)).
-					WithHint("pass one argument for each ?; on the command line, write the values into the statement")
+				return nil, missingArgument(x, args)
 			}
 			return &parser.Literal{Value: args[x.Index]}, nil
 		case *parser.Or:
@@ -436,4 +435,10 @@ func (s *scope) hasColumn(name string) bool {
 		}
 	}
 	return false
+}
+
+// missingArgument is the error of a placeholder ? past the arguments.
+func missingArgument(p *parser.Placeholder, args []value.Value) error {
+	return errs.New(errs.Invalid, "the statement has a placeholder ?%d but only %d argument(s) were given", p.Index+1, len(args)).
+		WithHint("pass one argument for each ?; on the command line, write the values into the statement")
 }

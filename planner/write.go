@@ -150,8 +150,7 @@ func constant(e parser.Expr, args []value.Value) (value.Value, error) {
 		return x.Value, nil
 	case *parser.Placeholder:
 		if x.Index >= len(args) {
-			return nil, errs.New(errs.Invalid, "the statement has a placeholder ?%d but only %d argument(s) were given", x.Index+1, len(args)).
-				WithHint("pass one argument for each ?")
+			return nil, missingArgument(x, args)
 		}
 		return args[x.Index], nil
 	}
