@@ -19,12 +19,13 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 	res := &Result{}
 	var written []mapping.Row // the source rows as written, for the fan-outs
 	if u.Key != nil {
-		key, err := constantKey(u.Entity, u.Key)
-		if err != nil || key == nil {
-			return &Result{}, err
+		key := constantKey(u.Key)
+		if key == nil {
+			return &Result{}, nil
 		}
 		var ok bool
 		var row mapping.Row
+		var err error
 		if u.Rewrites() {
 			ok, row, err = ex.moveOne(ctx, u, key, nil)
 		} else {
@@ -322,27 +323,25 @@ func unsureOne(err error, u *planner.UpdateRows, key map[string]types.AttributeV
 }
 
 // constantKey renders a key the statement gives in full, or nil for one
-// longer than DynamoDB stores: no row has it.
-func constantKey(e *mapping.Entity, kvs []*planner.KeyValue) (map[string]types.AttributeValue, error) {
+// no item can have (empty, NULL, longer than DynamoDB stores): no row
+// has it, as a read by it finds none.
+func constantKey(kvs []*planner.KeyValue) map[string]types.AttributeValue {
 	key := map[string]types.AttributeValue{}
 	for _, kv := range kvs {
 		av, err := kv.Value(nil)
-		if tooLong := (*mapping.KeyTooLongError)(nil); errors.As(err, &tooLong) {
-			return nil, nil
-		}
 		if err != nil {
-			return nil, errs.New(errs.Invalid, "%s: %v", e.Name, err)
+			return nil
 		}
 		key[kv.Attr()] = av
 	}
-	return key, nil
+	return key
 }
 
 func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result, error) {
 	if d.Key != nil {
-		key, err := constantKey(d.Entity, d.Key)
-		if err != nil || key == nil {
-			return &Result{}, err
+		key := constantKey(d.Key)
+		if key == nil {
+			return &Result{}, nil
 		}
 		old, err := ex.deleteOne(ctx, d, key, nil)
 		if err != nil || old == nil {
