@@ -62,6 +62,35 @@ func TestEmptySetsAreRefusedNotStored(t *testing.T) {
 	}
 }
 
+// A set holds each member once: DynamoDB refuses a string or number set
+// with a member repeated (1 and 1.0 are one number), so dynosql refuses
+// it before sending, naming the column and the member, on every backend.
+func TestSetsWithARepeatedMemberAreRefusedBeforeSending(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, typesMapping, "")
+			for i, c := range []struct {
+				col, member string
+				arg         any
+			}{{"ss", `"a"`, []string{"a", "b", "a"}}, {"ns", "1", value.NumberSet{"1", "2", "1.0"}}} {
+				id := fmt.Sprintf("d%d", i)
+				_, err := fx.DB.Exec(ctx, "INSERT INTO recs (r, id, "+c.col+") VALUES ('a', ?, ?)", id, c.arg)
+				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "recs."+c.col+": the set holds "+c.member+" twice") {
+					t.Errorf("INSERT of %v into %s: %v, want it refused as invalid, naming the column and %s", c.arg, c.col, err, c.member)
+				}
+				if _, err := fx.DB.Exec(ctx, "INSERT INTO recs (r, id) VALUES ('a', ?)", id); err != nil {
+					t.Fatal(err)
+				}
+				_, err = fx.DB.Exec(ctx, "UPDATE recs SET "+c.col+" = ? WHERE r = 'a' AND id = ?", c.arg, id)
+				if !errors.Is(err, dynosql.ErrInvalid) {
+					t.Errorf("UPDATE to %v: %v, want it refused as invalid", c.arg, err)
+				}
+			}
+		})
+	}
+}
+
 // A []string written into a list (L) column is a list: stored as L, its
 // order and duplicates kept, and found again by the list it is.
 func TestStringSlicesIntoListColumnsStayLists(t *testing.T) {

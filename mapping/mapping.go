@@ -510,6 +510,12 @@ func (e *Entity) isAttributeName(name string) bool {
 // entity takes any value.
 func (e *Entity) Convert(col string, v value.Value) (value.Value, error) {
 	typ := e.Columns[col]
+	if typ != "L" {
+		if dup, ok := repeatedMember(v); ok {
+			return nil, errs.New(errs.Invalid, "column %s.%s: the set holds %s twice; DynamoDB refuses a set with a member repeated", e.Name, col, value.Literal(dup)).
+				WithHint("pass each member once")
+		}
+	}
 	if v == nil || typ == "" {
 		return v, nil
 	}
@@ -529,4 +535,32 @@ func (e *Entity) Convert(col string, v value.Value) (value.Value, error) {
 		}
 	}
 	return nil, err
+}
+
+// repeatedMember returns a member a string or number set holds twice
+// (numbers by value: 1 and 1.0 are one), which DynamoDB refuses.
+func repeatedMember(v value.Value) (value.Value, bool) {
+	var members []value.Value
+	switch x := v.(type) {
+	case value.StringSet:
+		members = x.List()
+	case value.NumberSet:
+		for _, n := range x {
+			members = append(members, n)
+		}
+	}
+	seen := make(map[string]bool, len(members))
+	for _, m := range members {
+		k := value.Key(m)
+		if n, ok := m.(value.Number); ok {
+			if r, ok := n.Rat(); ok {
+				k = r.RatString()
+			}
+		}
+		if seen[k] {
+			return m, true
+		}
+		seen[k] = true
+	}
+	return nil, false
 }
