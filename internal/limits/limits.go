@@ -22,10 +22,11 @@ const (
 	// functions and ANDs count too, so a condition of a = :a AND ...
 	// compares at most 150 attributes (checked on DynamoDB Local).
 	ExpressionOperators = 300
-	// PartitionKeyBytes and SortKeyBytes are the longest string or binary
-	// a partition key and a sort key hold, of the table or an index (7.4).
+	// PartitionKeyBytes is the longest string or binary a partition key
+	// holds, of the table or an index (7.4).
 	PartitionKeyBytes = 2048
-	SortKeyBytes      = 1024
+	// SortKeyBytes is the same for a sort key.
+	SortKeyBytes = 1024
 	// KeyValues bounds the keys an IN list (or several) may multiply into
 	// for one read: past it, a statement is refused rather than sent as
 	// thousands of requests.
