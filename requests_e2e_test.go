@@ -3,6 +3,7 @@ package dynosql_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -206,5 +207,25 @@ func TestOnlyCountedStatementsAskForCapacity(t *testing.T) {
 	}
 	if c := stats.Snapshot().Capacity; c <= 0 {
 		t.Errorf("counted UPDATE: %g capacity units, want its write's", c)
+	}
+}
+
+// An uncorrelated EXISTS whose table is read first, over two partitions,
+// reads each with one Query: pages of one item each, which one
+// partition's first row asks for, would read them an item a request.
+func TestAnUncorrelatedExistsReadsEachPartitionInOnePage(t *testing.T) {
+	const sql = "SELECT c.title FROM courses c WHERE c.id = 'cs101' AND EXISTS (SELECT 1 FROM enrollments e WHERE e.student_id IN ('a91', 'b07'))"
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			log := &requestLog{}
+			log.reset()
+			fx := testkit.Load(t, b, "school", log.hook())
+			fx.AgreeWithSQLite(t, testkit.Select{SQL: sql})
+			log.mu.Lock()
+			defer log.mu.Unlock()
+			if want := map[string]int{"Query": 2, "BatchGetItem": 1}; !maps.Equal(log.ops, want) {
+				t.Errorf("sent %v, want %v", log.ops, want)
+			}
+		})
 	}
 }

@@ -332,3 +332,56 @@ entities:
 		t.Errorf("descending: want one backward Query in pages of 2 (the row and the one that may end the read)")
 	}
 }
+
+// A Query asked for pages of the rows a LIMIT needs gets fewer when
+// items of other entities share its range (DynamoDB's Limit counts
+// them): each next page asks for twice as many, so that a partition
+// dense with other items costs a few round trips, not one per row.
+func TestShortLimitedPagesGrow(t *testing.T) {
+	m, err := mapping.Parse("orders.yaml", []byte(`
+table: Things
+partition_key: PK
+sort_key: SK
+type_attribute: _type
+entities:
+  orders:
+    keys: {PK: "C#{customer}", SK: "O#{id}"}
+    columns: {customer: S, id: S}
+    type: order
+  lines:
+    keys: {PK: "C#{customer}", SK: "O#{id}#LINE#{n}"}
+    columns: {customer: S, id: S, n: S}
+    type: line
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := func(id string) map[string]types.AttributeValue {
+		return item("PK", "C#1", "SK", "O#"+id, "_type", "order")
+	}
+	line := func(id, n string) map[string]types.AttributeValue {
+		return item("PK", "C#1", "SK", "O#"+id+"#LINE#"+n, "_type", "line")
+	}
+	pages := [][]map[string]types.AttributeValue{
+		{order("a"), line("a", "1")},
+		{line("a", "2"), line("a", "3"), line("a", "4"), order("b")},
+		{line("b", "1"), order("c")},
+	}
+	n := 0
+	f := &fakeClient{query: func(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+		n++
+		page := pages[n-1]
+		return &dynamodb.QueryOutput{Items: page, LastEvaluatedKey: page[len(page)-1]}, nil
+	}}
+	rows, err := query(t, f, m, "SELECT id FROM orders WHERE customer = '1' ORDER BY id LIMIT 2")
+	if err != nil || fmt.Sprint(rows) != "[[a] [b]]" {
+		t.Fatalf("got %v, %v; want a and b", rows, err)
+	}
+	var limits []int32
+	for _, in := range inputs[*dynamodb.QueryInput](f) {
+		limits = append(limits, aws.ToInt32(in.Limit))
+	}
+	if fmt.Sprint(limits) != "[2 4]" {
+		t.Errorf("page sizes asked %v, want [2 4]: the second page twice the first", limits)
+	}
+}

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 
@@ -120,6 +121,14 @@ func (it *queryIter) next(ctx context.Context) (tuple, error) {
 			it.done = true
 		} else {
 			it.in.ExclusiveStartKey = out.LastEvaluatedKey
+			if it.in.Limit != nil {
+				// The page fell short of the rows the statement wants:
+				// items of other entities share the range (DynamoDB's
+				// Limit counts them too). Asking twice as many each page
+				// bounds both the round trips and the items read past
+				// need.
+				it.in.Limit = aws.Int32(int32(min(2*int64(*it.in.Limit), math.MaxInt32)))
+			}
 		}
 	}
 	t := it.buf[0]

@@ -71,7 +71,7 @@ func describeInput(mappingOf func(table string) *mapping.Mapping, op string, inp
 			notes = append(notes, "descending (ScanIndexForward = false)")
 		}
 		if in.Limit != nil {
-			notes = append(notes, fmt.Sprintf("pages of %d items (Limit)", *in.Limit))
+			notes = append(notes, fmt.Sprintf("pages of %d items (Limit), twice as many each page after", *in.Limit))
 		}
 		if in.Select == types.SelectCount {
 			notes = append(notes, "Select = COUNT: counts, returns no items")

@@ -241,7 +241,10 @@ func (b *selectBuilder) distinctSubquery(driver Node) Node {
 			}
 		}
 	}
-	if q, ok := driver.(*Query); ok && len(d.Columns) == 0 && q.Filter == nil && !q.Bound {
+	if q, ok := driver.(*Query); ok && len(d.Columns) == 0 && q.Filter == nil && !q.Bound && len(q.PK) == 1 {
+		// Several partitions are each read to the end (one Query per
+		// value, in parallel): pages of one item would only multiply
+		// the requests.
 		q.Limit = 1
 	}
 	return d
