@@ -241,3 +241,18 @@ func refusedOrAgree(t *testing.T, kind error, queries ...string) {
 		})
 	}
 }
+
+// Arithmetic with NULL is NULL: SET year = year + NULL (or + ? given
+// nil) sets the column NULL, as SQLite does, where it was refused as
+// something DynamoDB cannot compute.
+func TestSetToArithmeticWithNullSetsNull(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.Load(t, b, "school")
+			execAgree(t, fx, testkit.Select{SQL: "UPDATE students SET year = year + NULL WHERE id = 'a91'"})
+			execAgree(t, fx, testkit.Select{SQL: "UPDATE students SET year = 1 - (year + ?) WHERE id = 'b07'", Args: []any{nil},
+				SQLite: "UPDATE students SET year = 1 - (year + NULL) WHERE id = 'b07'"})
+			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT id, year FROM students WHERE id IN ('a91', 'b07', 'c12')"})
+		})
+	}
+}

@@ -196,6 +196,10 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 		if err != nil {
 			return nil, err
 		}
+		if nullArith(x) {
+			// col + NULL is NULL, in SQL as here: the column is set NULL.
+			x = &parser.Literal{}
+		}
 		switch v := x.(type) {
 		case *parser.Literal:
 			cv, err := e.Convert(a.Column, v.Value)
@@ -237,6 +241,21 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 			WithHint("write SET %s = <value>, or SET %s = %s + <number>", a.Column, a.Column, a.Column)
 	}
 	return out, nil
+}
+
+// nullArith reports whether x is arithmetic with a NULL operand, whose
+// value is NULL whatever the other.
+func nullArith(x parser.Expr) bool {
+	a, ok := x.(*parser.Arith)
+	if !ok {
+		return false
+	}
+	for _, side := range []parser.Expr{a.L, a.R} {
+		if l, ok := side.(*parser.Literal); ok && l.Value == nil {
+			return true
+		}
+	}
+	return nullArith(a.L) || nullArith(a.R)
 }
 
 // keyColumnsOf returns the columns of e's key templates that set assigns.
