@@ -109,8 +109,12 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		}
 		for _, a := range set {
 			if e.IsKeyColumn(a.Column) {
-				return nil, errs.New(errs.Unsupported, "ON DUPLICATE KEY UPDATE of %s, a column of the key, is not supported", a.Column).At(sql, s.Pos).
-					WithHint("UPDATE the row instead, which moves it")
+				hint := "UPDATE the row instead"
+				if slices.Contains(e.BaseKeyColumns(), a.Column) {
+					hint += ", which moves it"
+				}
+				return nil, errs.New(errs.Unsupported, "ON DUPLICATE KEY UPDATE of %s, a column of a key, is not supported", a.Column).At(sql, s.Pos).
+					WithHint("%s", hint)
 			}
 		}
 		if ins.FanOuts, err = p.copiesFollow(sql, s.Pos, e, set); err != nil {
