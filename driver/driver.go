@@ -258,15 +258,20 @@ func (cfg *dsnConfig) open(ctx context.Context) (*dynosql.DB, error) {
 		}
 		return dynosql.OpenEmbedded(ctx, m, cfg.opts...)
 	}
+	// The mapping first: a wrong path is the mistake to report, not the
+	// region or the credentials it would otherwise wait behind.
+	var m *mapping.Mapping // nil: every table read raw
+	if cfg.mapping != "" {
+		var err error
+		if m, err = mapping.Load(cfg.mapping); err != nil {
+			return nil, err
+		}
+	}
 	client, err := backend.NewClient(ctx, backend.Options{Endpoint: cfg.endpoint, Region: cfg.region, Profile: cfg.profile})
 	if err != nil {
 		return nil, err
 	}
-	if cfg.mapping == "" {
-		// Every table read raw.
-		return dynosql.Open(ctx, nil, client, cfg.opts...)
-	}
-	return dynosql.OpenFile(ctx, cfg.mapping, client, cfg.opts...)
+	return dynosql.Open(ctx, m, client, cfg.opts...)
 }
 
 // connector hands out connections over one *dynosql.DB: the one it was

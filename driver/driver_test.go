@@ -548,3 +548,18 @@ func TestATransactionCommitsUnderItsBeginContext(t *testing.T) {
 		t.Errorf("the BeginTx context's stats count %d TransactWriteItems, want 1", got)
 	}
 }
+
+// A DSN naming a mapping file that is not there failed on the region or
+// the credentials first, hiding the mistake.
+func TestDSNMappingIsReadBeforeTheBackend(t *testing.T) {
+	t.Setenv("AWS_REGION", "")
+	t.Setenv("AWS_DEFAULT_REGION", "")
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	db, err := sql.Open("dynosql", "mapping="+url.QueryEscape(filepath.Join(t.TempDir(), "nope.yaml")))
+	if err == nil {
+		err = db.Ping()
+	}
+	if !errors.Is(err, dynosql.ErrMapping) || !strings.Contains(err.Error(), "nope.yaml") {
+		t.Errorf("got %v, want a mapping error naming nope.yaml", err)
+	}
+}

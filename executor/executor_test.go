@@ -368,7 +368,7 @@ entities:
 		{line("b", "1"), order("c")},
 	}
 	n := 0
-	f := &fakeClient{query: func(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+	f := &fakeClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		n++
 		page := pages[n-1]
 		return &dynamodb.QueryOutput{Items: page, LastEvaluatedKey: page[len(page)-1]}, nil

@@ -6,12 +6,11 @@
 package mapping
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/value"
@@ -48,6 +48,9 @@ type Mapping struct {
 	// the templates when loaded, then as DescribeTable says (CheckTable).
 	keyTypes map[string]KeyType
 	keyAttrs []string // KeyAttrs, set by check once the indexes are known
+	// file is the file's YAML, for the line and column of an error
+	// found after decoding; nil for a mapping made otherwise.
+	file *ast.File
 }
 
 // Index is a secondary index of the table.
@@ -155,24 +158,57 @@ func Load(path string) (*Mapping, error) {
 }
 
 // Parse reads and checks a mapping from data; source names it in messages.
+// The YAML is parsed once: its tree is checked for numbers YAML would
+// change, decoded, and kept while the mapping is checked, for the line
+// and column of an error.
 func Parse(source string, data []byte) (*Mapping, error) {
-	var m Mapping
-	if err := checkNumbers(source, data); err != nil {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, errs.New(errs.Mapping, "mapping %s: %s", source, oneLine(yaml.FormatError(err, false, false)))
+	}
+	body, err := document(source, f)
+	if err != nil {
 		return nil, err
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField())
-	if err := dec.Decode(&m); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errs.New(errs.Mapping, "mapping %s: the file is empty", source).
-				WithHint("describe the table: table, partition_key, sort_key, indexes and entities (README.md, Mapping format)")
+	var m Mapping
+	if err := yaml.NodeToValue(body, &m, yaml.DisallowUnknownField()); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) && te.Token != nil {
+			// Its own message names Go types: "cannot unmarshal
+			// []interface {} into Go struct field Mapping.Entities of type string".
+			return nil, errs.New(errs.Mapping, "mapping %s: [%d:%d] %s%s was used where %s is expected", source,
+				te.Token.Position.Line, te.Token.Position.Column, keyOf(te.Token), yamlKind(te.SrcType), yamlKind(te.DstType))
 		}
 		return nil, errs.New(errs.Mapping, "mapping %s: %s", source, oneLine(yaml.FormatError(err, false, false)))
 	}
-	m.Source = source
+	m.Source, m.file = source, f
 	if err := m.check(); err != nil {
 		return nil, err
 	}
+	m.file = nil
 	return &m, nil
+}
+
+// document returns the one YAML document of f, refusing an empty file,
+// several documents, and numbers YAML would read as other text.
+func document(source string, f *ast.File) (ast.Node, error) {
+	var body ast.Node
+	docs := 0
+	for _, doc := range f.Docs {
+		if doc.Body != nil {
+			body = doc.Body
+			docs++
+		}
+	}
+	switch {
+	case docs == 0:
+		return nil, errs.New(errs.Mapping, "mapping %s: the file is empty", source).
+			WithHint("describe the table: table, partition_key, sort_key, indexes and entities (README.md, Mapping format)")
+	case docs > 1:
+		return nil, errs.New(errs.Mapping, "mapping %s: the file holds %d YAML documents; dynosql reads one", source, docs).
+			WithHint("remove the --- separators: one mapping file describes one table")
+	}
+	return body, checkNumbers(source, body)
 }
 
 // checkNumbers refuses a number the YAML decoder would turn into other
@@ -180,31 +216,16 @@ func Parse(source string, data []byte) (*Mapping, error) {
 // text, and an unquoted SK: 001 would become the template "1" (so would
 // 1.50, 0x10, 010, 1_000), which finds none of the items stored under
 // "001". A number whose text stays as written (SK: 0) is left alone.
-func checkNumbers(source string, data []byte) error {
-	f, err := parser.ParseBytes(data, 0)
-	if err != nil {
-		return nil // the decoder reports it
-	}
+func checkNumbers(source string, body ast.Node) error {
 	var bad *errs.Error
-	docs := 0
-	for _, doc := range f.Docs {
-		if doc.Body == nil {
-			continue
+	ast.Walk(numberVisitor(func(tok string, read string, line, col int) {
+		if bad == nil {
+			bad = errs.New(errs.Mapping, "mapping %s: [%d:%d] YAML reads %s as %s, not as the text written", source, line, col, tok, read).
+				WithHint("quote it: %q", tok)
 		}
-		docs++
-		ast.Walk(numberVisitor(func(tok string, read string, line, col int) {
-			if bad == nil {
-				bad = errs.New(errs.Mapping, "mapping %s: [%d:%d] YAML reads %s as %s, not as the text written", source, line, col, tok, read).
-					WithHint("quote it: %q", tok)
-			}
-		}), doc.Body)
-	}
+	}), body)
 	if bad != nil {
 		return bad
-	}
-	if docs > 1 {
-		return errs.New(errs.Mapping, "mapping %s: the file holds %d YAML documents; dynosql reads one", source, docs).
-			WithHint("remove the --- separators: one mapping file describes one table")
 	}
 	return nil
 }
@@ -245,13 +266,89 @@ func (v numberVisitor) Visit(n ast.Node) ast.Visitor {
 	return v
 }
 
+// keyOf returns "key: " for the value token tok of a YAML mapping, or "".
+func keyOf(tok *token.Token) string {
+	if colon := tok.Prev; colon != nil && colon.Type == token.MappingValueType && colon.Prev != nil {
+		return colon.Prev.Value + ": "
+	}
+	return ""
+}
+
+// yamlKind names a Go type of the mapping's structs as YAML calls its values.
+func yamlKind(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return yamlKind(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean (true or false)"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a sequence"
+	case reflect.Map, reflect.Struct:
+		return "a mapping"
+	}
+	return "a value"
+}
+
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.TrimSpace(s)), " ")
 }
 
-// fail builds a mapping error naming the file and the place in it.
+// fail builds a mapping error naming the file and the place in it: the
+// line and column, when the file is at hand, and the field's path.
 func (m *Mapping) fail(where, format string, args ...any) *errs.Error {
+	if line, col := m.position(where); line > 0 {
+		return errs.New(errs.Mapping, "mapping %s: [%d:%d] %s: %s", m.Source, line, col, where, fmt.Sprintf(format, args...))
+	}
 	return errs.New(errs.Mapping, "mapping %s: %s: %s", m.Source, where, fmt.Sprintf(format, args...))
+}
+
+// position returns the line and column of the field at path where
+// (entities.users.keys.PK), or of the nearest of its parents the file
+// holds (the entity whose keys are missing), or 0, 0. A name holding a
+// dot (an index G.1) is matched whole.
+func (m *Mapping) position(where string) (line, col int) {
+	if m.file == nil || len(m.file.Docs) == 0 {
+		return 0, 0
+	}
+	node := m.file.Docs[0].Body
+	parts := strings.Split(where, ".")
+	for len(parts) > 0 {
+		var found *ast.MappingValueNode
+		n := 0
+		for _, mv := range mappingValues(node) {
+			for k := len(parts); k > n; k-- {
+				if mv.Key != nil && mv.Key.GetToken() != nil && mv.Key.GetToken().Value == strings.Join(parts[:k], ".") {
+					found, n = mv, k
+				}
+			}
+		}
+		if found == nil {
+			break
+		}
+		pos := found.Key.GetToken().Position
+		line, col = pos.Line, pos.Column
+		node, parts = found.Value, parts[n:]
+	}
+	return line, col
+}
+
+// mappingValues returns the key: value pairs of a YAML mapping node.
+func mappingValues(node ast.Node) []*ast.MappingValueNode {
+	switch n := node.(type) {
+	case *ast.MappingNode:
+		return n.Values
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{n}
+	}
+	return nil
 }
 
 // EntityNames returns the entity names, sorted.

@@ -66,7 +66,9 @@ type OrderItem struct {
 type Insert struct {
 	Table   string
 	Columns []string
-	Rows    [][]Expr
+	// ColumnPos holds the byte offset of each of Columns in the statement.
+	ColumnPos []int
+	Rows      [][]Expr
 	// OnDuplicate holds the assignments of ON DUPLICATE KEY UPDATE; a
 	// non-nil empty slice never occurs.
 	OnDuplicate []Assignment
@@ -86,6 +88,7 @@ type Update struct {
 type Assignment struct {
 	Column string
 	Expr   Expr
+	Pos    int // byte offset of the column in the statement, or -1
 }
 
 // Delete is DELETE FROM t WHERE ....

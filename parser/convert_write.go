@@ -45,6 +45,7 @@ func (c *converter) insert(s *sqlparser.Insert) (*Insert, *errs.Error) {
 		}
 		seen[name] = true
 		out.Columns = append(out.Columns, name)
+		out.ColumnPos = append(out.ColumnPos, pos)
 	}
 	if i := c.findText("values"); i >= 0 {
 		c.cur = i + 1 // so that VALUES(col) is not found at the clause
@@ -158,5 +159,5 @@ func (c *converter) assignment(ue *sqlparser.UpdateExpr, ref TableRef) (Assignme
 	if err != nil {
 		return Assignment{}, err
 	}
-	return Assignment{Column: cn.Name, Expr: x}, nil
+	return Assignment{Column: cn.Name, Expr: x, Pos: cn.Pos}, nil
 }

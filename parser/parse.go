@@ -321,6 +321,9 @@ func (c *converter) syntaxError(err error) *errs.Error {
 	if hint != "" {
 		return e.WithHint("%s", hint)
 	}
+	if u := c.unparsed(bad); u != nil {
+		return u.Wrap(err)
+	}
 	// A misspelt keyword is often read as an alias, so the error comes a
 	// token later: look at the token before the offending one too.
 	for _, i := range []int{bad - 1, bad} {
@@ -341,6 +344,23 @@ func (c *converter) syntaxError(err error) *errs.Error {
 		return e.WithHint("if %s is meant as a name, write it in backquotes: `%s`", word, word)
 	}
 	return e
+}
+
+// unparsed returns an Unsupported error for SQL that sqlparser cannot
+// read but that is plain SQL dynosql does not translate, or nil: a WITH
+// clause, and a window function's OVER (...), whose OVER would otherwise
+// read as a misspelt ORDER.
+func (c *converter) unparsed(bad int) *errs.Error {
+	word := func(i int) string { return c.src[c.toks[i].start:c.toks[i].end] }
+	switch {
+	case bad == 0 && strings.EqualFold(word(0), "with"):
+		return c.unsupported(0, "WITH (common table expressions) is not supported").
+			WithHint("write the inner SELECT where it is used, as IN (SELECT ...), or join the tables")
+	case bad > 0 && c.toks[bad].typ == '(' && strings.EqualFold(word(bad-1), "over"):
+		return c.unsupported(bad-1, "window functions (OVER) are not supported").
+			WithHint("the aggregates COUNT, MIN, MAX, SUM and AVG go with GROUP BY")
+	}
+	return nil
 }
 
 // openCast returns the CAST or CONVERT whose parentheses are still open

@@ -162,6 +162,14 @@ func (s *scope) column(c *parser.Column) (*parser.Column, error) {
 		}
 		if near := errs.Nearest(c.Name, all); near != "" {
 			err.Message += "; did you mean " + near + "?"
+		} else if len(s.slots) == 1 {
+			err.WithHint("%s has columns: %s", s.slots[0].Entity.Name, strings.Join(s.slots[0].Entity.ColumnNames(), ", "))
+		} else {
+			var tables []string
+			for _, sl := range s.slots {
+				tables = append(tables, sl.Alias+": "+strings.Join(sl.Entity.ColumnNames(), ", "))
+			}
+			err.WithHint("the columns here are %s", strings.Join(tables, "; "))
 		}
 		return nil, err.At(s.sql, c.Pos)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/mapping"
@@ -49,9 +51,9 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 	if err != nil {
 		return nil, errs.As(err).At(sql, s.Pos)
 	}
-	for _, col := range s.Columns {
+	for j, col := range s.Columns {
 		if _, err := e.Column(col); err != nil {
-			return nil, errs.As(err).At(sql, s.Pos)
+			return nil, errs.As(err).At(sql, s.ColumnPos[j])
 		}
 	}
 	ins := &InsertRows{Table: e.Mapping().Table, PKAttr: e.Mapping().PartitionKey, Entity: e}
@@ -61,17 +63,21 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		for j, col := range s.Columns {
 			v, err := constant(exprs[j], args)
 			if err != nil {
-				return nil, errs.As(err).At(sql, s.Pos)
+				return nil, errs.As(err).At(sql, s.ColumnPos[j])
 			}
 			if v, err = e.Convert(col, v); err != nil {
-				return nil, rowErr(err, i, len(s.Rows)).At(sql, s.Pos)
+				return nil, rowErr(err, i, len(s.Rows)).At(sql, s.ColumnPos[j])
 			}
 			if v != nil {
 				row[col] = v
 			}
 		}
-		if _, err := e.Item(row); err != nil {
+		it, err := e.Item(row)
+		if err != nil {
 			return nil, rowErr(err, i, len(s.Rows)).At(sql, s.Pos)
+		}
+		if size := limits.ItemSizeAtLeast(it); size > limits.ItemBytes {
+			return nil, rowErr(tooLarge(e, size, false), i, len(s.Rows)).At(sql, s.Pos)
 		}
 		key := baseKeyText(e, row)
 		if prev, dup := seen[key]; dup {
@@ -107,13 +113,13 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 		if err != nil {
 			return nil, err
 		}
-		for _, a := range set {
+		for i, a := range set {
 			if e.IsKeyColumn(a.Column) {
 				hint := "UPDATE the row instead"
 				if slices.Contains(e.BaseKeyColumns(), a.Column) {
 					hint += ", which moves it"
 				}
-				return nil, errs.New(errs.Unsupported, "ON DUPLICATE KEY UPDATE of %s, a column of a key, is not supported", a.Column).At(sql, s.Pos).
+				return nil, errs.New(errs.Unsupported, "ON DUPLICATE KEY UPDATE of %s, a column of a key, is not supported", a.Column).At(sql, s.OnDuplicate[i].Pos).
 					WithHint("%s", hint)
 			}
 		}
@@ -181,19 +187,32 @@ func batches(e *mapping.Entity, rows []mapping.Row) []int {
 	return limits.Batches(sizes, limits.TransactItems, 0)
 }
 
+// tooLarge refuses an item of at least size bytes (limits.ItemSizeAtLeast),
+// past what DynamoDB stores: by its values written, or set.
+func tooLarge(e *mapping.Entity, size int, set bool) *errs.Error {
+	what := "the " + e.Name + " item would be"
+	if set {
+		what = "the values SET would make the " + e.Name + " item"
+	}
+	return errs.New(errs.Invalid, "%s at least %d bytes, over the %d bytes (400 KB) DynamoDB stores in one item", what, size, limits.ItemBytes).
+		WithHint("keep large values elsewhere (in S3, say) and store a reference to them")
+}
+
 // assignments resolves SET (or ON DUPLICATE KEY UPDATE) against the
 // entity: each value must be a constant of the column's type, NULL, or
 // the column itself plus or minus a number, which DynamoDB computes.
 func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []parser.Assignment, args []value.Value) ([]*Assign, error) {
 	var out []*Assign
 	seen := map[string]bool{}
+	size := 0 // of the constants set, a lower bound on the item's
 	for _, a := range in {
 		typ, err := e.Column(a.Column)
 		if err != nil {
-			return nil, errs.As(err).At(sc.sql, -1)
+			return nil, errs.As(err).At(sc.sql, a.Pos)
 		}
 		if seen[a.Column] {
-			return nil, errs.New(errs.Invalid, "column %s is assigned twice", a.Column).At(sc.sql, -1)
+			return nil, errs.New(errs.Invalid, "column %s is assigned twice", a.Column).At(sc.sql, a.Pos).
+				WithHint("keep one SET %s = ...", a.Column)
 		}
 		seen[a.Column] = true
 		x, err := sc.resolve(a.Expr, args)
@@ -208,7 +227,13 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 		case *parser.Literal:
 			cv, err := e.Convert(a.Column, v.Value)
 			if err != nil {
-				return nil, errs.As(err).At(sc.sql, -1)
+				return nil, errs.As(err).At(sc.sql, a.Pos)
+			}
+			if cv != nil {
+				size += limits.ItemSizeAtLeast(map[string]types.AttributeValue{a.Column: value.ToAttr(cv)})
+				if size > limits.ItemBytes {
+					return nil, tooLarge(e, size, true).At(sc.sql, a.Pos)
+				}
 			}
 			out = append(out, &Assign{Column: a.Column, Expr: &parser.Literal{Value: cv}})
 			continue
@@ -234,14 +259,14 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 						hint = fmt.Sprintf("give the table a mapping that declares %s: N (dynosql mapping draft --table %s writes a first one)", a.Column, e.Name)
 					}
 					return nil, errs.New(errs.Unsupported, "SET %s = %s: arithmetic needs a number column, and %s is %s",
-						a.Column, parser.Format(a.Expr), a.Column, what).At(sc.sql, -1).WithHint("%s", hint)
+						a.Column, parser.Format(a.Expr), a.Column, what).At(sc.sql, a.Pos).WithHint("%s", hint)
 				}
 				out = append(out, &Assign{Column: a.Column, Expr: &parser.Arith{Op: v.Op, L: c, R: n}})
 				continue
 			}
 		}
 		return nil, errs.New(errs.Unsupported, "SET %s = %s: DynamoDB can only set a constant or add to or subtract from the column itself",
-			a.Column, parser.Format(x)).At(sc.sql, -1).
+			a.Column, parser.Format(x)).At(sc.sql, a.Pos).
 			WithHint("write SET %s = <value>, or SET %s = %s + <number>", a.Column, a.Column, a.Column)
 	}
 	return out, nil

@@ -99,7 +99,11 @@ func writeText(w io.Writer, reports []*Report) error {
 	for _, r := range reports {
 		counts[r.Status]++
 		if r.Error != nil {
-			line := fmt.Sprintf("%s:%d:%d: %s: %s", r.File, r.Line, r.Column, r.Error.Kind, oneLine(r.Error.Message))
+			msg := oneLine(r.Error.Message)
+			if !strings.HasPrefix(msg, r.Error.Kind+" ") { // "syntax error at ...", as errs.Error says it
+				msg = r.Error.Kind + ": " + msg
+			}
+			line := fmt.Sprintf("%s:%d:%d: %s", r.File, r.Line, r.Column, msg)
 			if r.Error.Hint != "" {
 				line += " (hint: " + oneLine(r.Error.Hint) + ")"
 			}

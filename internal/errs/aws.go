@@ -126,6 +126,9 @@ func hintFor(op, resource, code, message string) string {
 	case "TransactionConflictException":
 		return "another request was writing the same items: run the statement again"
 	case "ValidationException":
+		if strings.Contains(message, "Item size") {
+			return "DynamoDB stores at most 400 KB in one item, attribute names included: keep large values elsewhere (in S3, say) and store a reference to them"
+		}
 		return "DynamoDB refused the request as dynosql built it: EXPLAIN shows the request; if the statement is valid, please report it"
 	case "InternalServerError", "ServiceUnavailable":
 		return "a failure on DynamoDB's side: run the statement again"

@@ -27,6 +27,9 @@ const (
 	PartitionKeyBytes = 2048
 	// SortKeyBytes is the same for a sort key.
 	SortKeyBytes = 1024
+	// ItemBytes is the largest item DynamoDB stores, attribute names
+	// included (8.1).
+	ItemBytes = 400 << 10
 	// KeyValues bounds the keys an IN list (or several) may multiply into
 	// for one read: past it, a statement is refused rather than sent as
 	// thousands of requests.
@@ -57,21 +60,33 @@ func Batches(sizes []int, maxItems, reserved int) []int {
 }
 
 // ItemSize estimates the size DynamoDB counts for an item: attribute
-// names plus values (DYNAMODB.md 8.1).
+// names plus values (DYNAMODB.md 8.1). A number counts about a byte for
+// two digits.
 func ItemSize(item map[string]types.AttributeValue) int {
+	return itemSize(item, func(n string) int { return len(n)/2 + 1 })
+}
+
+// ItemSizeAtLeast is a size DynamoDB counts no less than for an item: a
+// number counts one byte, whatever its digits (trailing zeros and signs
+// cost nothing). Past ItemBytes, DynamoDB refuses the item for sure.
+func ItemSizeAtLeast(item map[string]types.AttributeValue) int {
+	return itemSize(item, func(string) int { return 1 })
+}
+
+func itemSize(item map[string]types.AttributeValue, number func(string) int) int {
 	size := 0
 	for name, av := range item {
-		size += len(name) + valueSize(av)
+		size += len(name) + valueSize(av, number)
 	}
 	return size
 }
 
-func valueSize(av types.AttributeValue) int {
+func valueSize(av types.AttributeValue, number func(string) int) int {
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
 		return len(x.Value)
 	case *types.AttributeValueMemberN:
-		return len(x.Value)/2 + 1
+		return number(x.Value)
 	case *types.AttributeValueMemberB:
 		return len(x.Value)
 	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
@@ -85,7 +100,7 @@ func valueSize(av types.AttributeValue) int {
 	case *types.AttributeValueMemberNS:
 		n := 0
 		for _, s := range x.Value {
-			n += len(s)/2 + 1
+			n += number(s)
 		}
 		return n
 	case *types.AttributeValueMemberBS:
@@ -97,13 +112,13 @@ func valueSize(av types.AttributeValue) int {
 	case *types.AttributeValueMemberL:
 		n := 3
 		for _, e := range x.Value {
-			n += 1 + valueSize(e)
+			n += 1 + valueSize(e, number)
 		}
 		return n
 	case *types.AttributeValueMemberM:
 		n := 3
 		for k, e := range x.Value {
-			n += 1 + len(k) + valueSize(e)
+			n += 1 + len(k) + valueSize(e, number)
 		}
 		return n
 	}
