@@ -196,11 +196,20 @@ func (m *Mapping) checkEntity(e *Entity) error {
 		case ix.Local:
 		case hasPK && hasSK:
 			e.paths = append(e.paths, m.path(e, name, ix.PartitionKey, ix.SortKey))
-		case hasPK || (ix.SortKey != "" && e.keys[ix.SortKey] != nil):
+		case m.ownsIndexKey(e, ix.PartitionKey) || (ix.SortKey != "" && m.ownsIndexKey(e, ix.SortKey)):
 			return m.fail(where+".keys", "defines only one of %s's keys (%s, %s); give both or neither", name, ix.PartitionKey, ix.SortKey)
 		}
 	}
 	return m.checkOptional(e)
+}
+
+// ownsIndexKey says whether e defines the index key attribute attr of
+// its own accord: a key attribute of the table is defined by every
+// entity, so an entity that lacks the index's other key (a global index
+// keyed on the table's partition or sort key and an attribute only some
+// entities carry) is simply not in that index.
+func (m *Mapping) ownsIndexKey(e *Entity, attr string) bool {
+	return e.keys[attr] != nil && attr != m.PartitionKey && attr != m.SortKey
 }
 
 // templateType is the DynamoDB type a template renders: a template that

@@ -320,12 +320,14 @@ func (b *selectBuilder) readOn(s int, a *access) Read {
 	case a == nil:
 		rd.Alone = e.Mapping().Alone(e, e.Base())
 	case a.path.SK == nil:
-		rd.Alone = e.Mapping().Alone(e, a.path)
+		rd.Alone = e.Mapping().Alone(e, a.path) && keysTheItem(e.Mapping(), a.path)
 	case a.sk != nil && a.sk.Condition(Explaining) != nil:
 		// Past the prefix the WHERE fixes, only a last string column
 		// takes any text: other keys under the prefix may be no item
-		// of e's ("ORDER#{id}#META" meets "ORDER#o1#ITEM#1").
-		rd.Alone = e.Mapping().Alone(e, a.path) &&
+		// of e's ("ORDER#{id}#META" meets "ORDER#o1#ITEM#1"). Through
+		// an index not keyed on the table's keys, an item no entity
+		// describes may hold e's index keys under base keys of its own.
+		rd.Alone = e.Mapping().Alone(e, a.path) && keysTheItem(e.Mapping(), a.path) &&
 			a.sk.Key.MatchesAllUnder(a.sk.IsFixed)
 	}
 	return rd

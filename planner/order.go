@@ -123,8 +123,26 @@ func (o *output) countOnly(root Node, sc *scope) {
 		return // items typed as another entity would be counted
 	}
 	for _, p := range e.Paths() {
-		if p.Index == q.Index && e.Mapping().Alone(e, p) {
+		if p.Index == q.Index && e.Mapping().Alone(e, p) && keysTheItem(e.Mapping(), p) {
 			q.CountOnly, q.Project = true, nil
 		}
 	}
+}
+
+// keysTheItem reports whether a read through p sees every attribute of
+// the base table's key in its key condition: the table itself, or an
+// index keyed on the table's keys (an inverted index). Through any other
+// index, items no entity describes (another program's, under base keys
+// the entity's templates do not match) can hold the very index keys the
+// condition asks for, and only reading their keys tells them apart.
+func keysTheItem(m *mapping.Mapping, p *mapping.AccessPath) bool {
+	if p.IsBase() {
+		return true
+	}
+	for _, attr := range m.BaseKeyAttrs() {
+		if attr != p.PKAttr && attr != p.SKAttr {
+			return false
+		}
+	}
+	return true
 }
