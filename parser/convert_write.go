@@ -3,6 +3,8 @@ package parser
 // INSERT, UPDATE and DELETE.
 
 import (
+	"strings"
+
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/dynosql/dynosql/internal/errs"
@@ -52,8 +54,9 @@ func (c *converter) insert(s *sqlparser.Insert) (*Insert, *errs.Error) {
 	}
 	for i, row := range rows {
 		if len(row) != len(out.Columns) {
-			return nil, errs.New(errs.Syntax, "row %d has %d values for %d columns", i+1, len(row), len(out.Columns)).
-				At(c.orig, c.textPos("values"))
+			return nil, errs.New(errs.Syntax, "row %d does not match the column list: %d columns (%s), values given: %d",
+				i+1, len(out.Columns), strings.Join(out.Columns, ", "), len(row)).
+				At(c.orig, c.textPos("values")).WithHint("give one value for each column, in the list's order")
 		}
 		vals := make([]Expr, len(row))
 		for j, v := range row {
