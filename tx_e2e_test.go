@@ -52,6 +52,12 @@ func TestJoinGameIsOneTransactionAllOrNothing(t *testing.T) {
 			if !errors.As(err, &cf) || !strings.Contains(err.Error(), "statement 2") || !strings.Contains(err.Error(), "nothing was written") {
 				t.Fatalf("the 51st player: got %v, want a conflict naming the UPDATE", err)
 			}
+			// A player joining twice: the INSERT's row is there, which is
+			// all an INSERT's condition can find.
+			err = commit(join("vlopez"))
+			if !errors.As(err, &cf) || !strings.Contains(err.Error(), "statement 1") || !strings.Contains(err.Error(), "a row with its key is already there") {
+				t.Errorf("a player joining twice: got %v, want a conflict saying the INSERT's row is already there", err)
+			}
 			for _, q := range []string{
 				"SELECT people FROM games WHERE game_id = '" + game + "'",
 				"SELECT username FROM game_players WHERE game_id = '" + game + "' ORDER BY username",

@@ -329,6 +329,9 @@ func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result
 	if i := firstFailed(reasons); i >= 0 {
 		st := t.Statements[owner[i]]
 		why := "missing, already there, or failing its WHERE"
+		if _, insert := st.Root.(*planner.InsertRows); insert && in.TransactItems[i].Put != nil {
+			why = "a row with its key is already there"
+		}
 		if col := nullArith(st, reasons[i].Item); col != "" {
 			why = fmt.Sprintf("there, but its %s is NULL: SQL leaves NULL + n NULL, and DynamoDB cannot add to a missing attribute in a transaction, which reads nothing first; run this UPDATE outside the transaction", col)
 		}
