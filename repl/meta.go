@@ -30,11 +30,11 @@ func init() {
 		{`\d`, "[NAME]", "list entities with their key templates (without a mapping, the tables), or describe one: columns, keys, which index serves which access; a raw table as DESCRIBE does", (*Session).describe},
 		{`\dt`, "", "list the tables: the mapping's entities, then the DynamoDB tables read raw (SHOW TABLES)", (*Session).showTables},
 		{`\x`, "[on|off|auto]", "toggle expanded display (one column of name | value per row); auto: when a row is wider than the terminal", (*Session).expand},
-		{`\timing`, "[on|off]", "toggle printing how long each statement took", toggle("Timing", func(s *Session) *bool { return &s.Timing })},
-		{`\stats`, "[on|off]", "toggle printing requests, items read and capacity after each statement", toggle("Stats", func(s *Session) *bool { return &s.Stats })},
-		{`\explain`, "[on|off]", "toggle printing the plan before running each statement", toggle("Explain", func(s *Session) *bool { return &s.Explain })},
+		{`\timing`, "[on|off]", "toggle printing how long each statement took", toggle(`\timing`, "Timing", func(s *Session) *bool { return &s.Timing })},
+		{`\stats`, "[on|off]", "toggle printing requests, items read and capacity after each statement", toggle(`\stats`, "Stats", func(s *Session) *bool { return &s.Stats })},
+		{`\explain`, "[on|off]", "toggle printing the plan before running each statement", toggle(`\explain`, "Explain", func(s *Session) *bool { return &s.Explain })},
 		{`\format`, "[FORMAT]", "show or set the output format: table, json, jsonl, csv, tsv, markdown", (*Session).setFormat},
-		{`\pager`, "[on|off]", "toggle paging of tables taller than the terminal through $PAGER", toggle("Pager", func(s *Session) *bool { return &s.Pager })},
+		{`\pager`, "[on|off]", "toggle paging of tables taller than the terminal through $PAGER", toggle(`\pager`, "Pager", func(s *Session) *bool { return &s.Pager })},
 		{`\set`, "[NAME [VALUE]]", "list the variables, or set one; a statement's :NAME is its value, :'NAME' the value as a string", (*Session).setVar},
 		{`\unset`, "NAME", "remove a variable", (*Session).unsetVar},
 		{`\o`, "[FILE]", "send results to FILE (emptied first); alone, back to standard output", (*Session).setOutput},
@@ -84,7 +84,7 @@ func metaNames() []string {
 }
 
 // toggle returns a command that flips a setting, or sets it with on/off.
-func toggle(what string, field func(*Session) *bool) func(*Session, context.Context, []string) error {
+func toggle(name, what string, field func(*Session) *bool) func(*Session, context.Context, []string) error {
 	return func(s *Session, _ context.Context, args []string) error {
 		p := field(s)
 		switch {
@@ -95,7 +95,7 @@ func toggle(what string, field func(*Session) *bool) func(*Session, context.Cont
 		case args[0] == "off":
 			*p = false
 		default:
-			return errs.New(errs.Invalid, "expected on or off, got %q", args[0])
+			return errs.New(errs.Invalid, "%s expects on or off, got %q", name, args[0])
 		}
 		state := "off"
 		if *p {
@@ -129,7 +129,7 @@ func (s *Session) expand(_ context.Context, args []string) error {
 	case args[0] == "auto":
 		s.Expanded = ExpandAuto
 	default:
-		return errs.New(errs.Invalid, "expected on, off or auto, got %q", args[0])
+		return errs.New(errs.Invalid, `\x expects on, off or auto, got %q`, args[0])
 	}
 	switch s.Expanded {
 	case ExpandOn:
