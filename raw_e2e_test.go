@@ -512,3 +512,11 @@ func TestRawScanHintQuotesNamesThatAreNotIdentifiers(t *testing.T) {
 	// What the hint says runs.
 	h.want("SELECT v FROM $T WHERE $T.`g-1` = 'x' AND $T.`s#k` IS NOT NULL", false, "S:one")
 }
+
+// A raw table's names are all attributes, so ORDER BY label after AS
+// Label sorted by a missing attribute (every row NULL), in key order;
+// MySQL and SQLite name an alias in any case.
+func TestRawOrderByAnAliasInAnotherCase(t *testing.T) {
+	h := rawNumTable(t)
+	h.want("SELECT sk, note AS Label FROM $T WHERE pk = 'p1' ORDER BY label DESC, sk", true, "N:100|S:c", "N:10|S:b", "N:2|S:a", "N:-1|NULL", "N:1.5|NULL")
+}

@@ -256,3 +256,92 @@ func TestSetToArithmeticWithNullSetsNull(t *testing.T) {
 		})
 	}
 }
+
+// LIMIT n OFFSET m where n + m passes the largest int64 (LIMIT
+// 9223372036854775807 OFFSET 1 is the usual "every row after the first"):
+// a descending ORDER BY on a composite sort key reads backward and stops
+// after LIMIT + OFFSET rows (TopRead), and that sum wrapped negative, so
+// dynosql returned no row at all.
+func TestLimitPlusOffsetPastInt64KeepsEveryRow(t *testing.T) {
+	const design = `
+table: Events
+partition_key: PK
+sort_key: SK
+entities:
+  events:
+    keys: {PK: "U#{u}", SK: "E#{date}#{id}"}
+    columns: {u: S, date: S, id: S}
+`
+	const rows = `{"entity":"events","row":{"u":"1","date":"2024-01-01","id":"a"}}
+{"entity":"events","row":{"u":"1","date":"2024-01-02","id":"b"}}
+{"entity":"events","row":{"u":"1","date":"2024-01-03","id":"c"}}
+{"entity":"events","row":{"u":"1","date":"2024-01-04","id":"d"}}
+`
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, design, rows)
+			for _, q := range []string{
+				// SQLite: c, b, a. dynosql: no row.
+				"SELECT id FROM events WHERE u = '1' ORDER BY date DESC LIMIT 9223372036854775807 OFFSET 1",
+				// SQLite: b, a. dynosql: no row.
+				"SELECT id FROM events WHERE u = '1' ORDER BY date DESC, id DESC LIMIT 9223372036854775807 OFFSET 2",
+				"SELECT id FROM events WHERE u = '1' ORDER BY date LIMIT 9223372036854775807 OFFSET 1",
+			} {
+				t.Run(q, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: q}) })
+			}
+		})
+	}
+}
+
+// A select-list alias is named in any case, as MySQL says ("nor are
+// column aliases" case-sensitive) and SQLite does. On an open entity (and
+// a raw table) any other name is an attribute, so ORDER BY total after
+// AS Total sorted by a missing attribute, every row NULL: the rows came
+// in key order, not by n.
+func TestOrderByAnAliasInAnotherCase(t *testing.T) {
+	const open = `
+table: Things
+partition_key: PK
+sort_key: SK
+entities:
+  things:
+    keys: {PK: "T#{p}", SK: "I#{id}"}
+    columns: {p: S, id: S, n: N}
+    open: true
+`
+	const rows = `{"entity":"things","row":{"p":"1","id":"a","n":3}}
+{"entity":"things","row":{"p":"1","id":"b","n":1}}
+{"entity":"things","row":{"p":"1","id":"c","n":2}}
+{"entity":"things","row":{"p":"1","id":"d"}}
+`
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, open, rows)
+			for _, q := range []string{
+				// SQLite: d, b, c, a. dynosql: a, b, c, d.
+				"SELECT id, n AS Total FROM things WHERE p = '1' ORDER BY total",
+				// SQLite: a, c, b, d. dynosql: a, b, c, d.
+				"SELECT id, n AS total FROM things WHERE p = '1' ORDER BY TOTAL DESC",
+				"SELECT id, n AS Total FROM things WHERE p = '1' ORDER BY Total",
+			} {
+				t.Run(q, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: q}) })
+			}
+		})
+	}
+}
+
+// ORDER BY a position past int64 is no column: a plain SELECT says so,
+// and a UNION, which took the position's low 64 bits, sorted by column
+// 1 for ORDER BY 18446744073709551617 (2^64 + 1).
+func TestUnionOrderByAPositionPastInt64IsRefused(t *testing.T) {
+	fx := testkit.LoadText(t, testkit.Backends()[1], logicMapping, logicRows)
+	for _, q := range []string{
+		"SELECT id, a FROM items WHERE p = '1' ORDER BY 18446744073709551617",
+		"SELECT id, a FROM items WHERE p = '1' UNION SELECT oid, x FROM others WHERE p = '1' ORDER BY 18446744073709551617",
+		"SELECT id, a FROM items WHERE p = '1' UNION SELECT oid, x FROM others WHERE p = '1' ORDER BY 18446744073709551618 DESC",
+	} {
+		if rows, err := fx.Query(context.Background(), q); !errors.Is(err, dynosql.ErrInvalid) {
+			t.Errorf("%s: %v, %v; want an error (%v)", q, rows, err, dynosql.ErrInvalid)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"math"
+
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 )
@@ -60,8 +62,8 @@ func (o *output) orderByKey(root Node, quirks Quirks) Node {
 		// step stays.
 		if len(by) > 0 && len(guards) > 0 && desc && o.limit > 0 {
 			q.Desc = true
-			top := &TopRead{Input: root, Slot: q.Reads[0].Slot, Rows: o.limit + o.offset, Column: guards[0].Column, Sep: guards[0].Sep}
-			if !filtered && q.Filter == nil {
+			top := &TopRead{Input: root, Slot: q.Reads[0].Slot, Rows: o.rowsNeeded(), Column: guards[0].Column, Sep: guards[0].Sep}
+			if !filtered && q.Filter == nil && top.Rows < math.MaxInt64 {
 				q.Limit = top.Rows + 1 // usually the row that ends the read comes in the first page
 			}
 			return top
@@ -81,12 +83,23 @@ func (o *output) orderByKey(root Node, quirks Quirks) Node {
 		}
 	}
 	if !filtered && q.Filter == nil && o.limit >= 0 {
-		q.Limit = o.limit + o.offset
-		if len(guards) > 0 {
+		q.Limit = o.rowsNeeded()
+		if len(guards) > 0 && q.Limit < math.MaxInt64 {
 			q.Limit++ // one row past the last, for the executor's order check
 		}
 	}
 	return root
+}
+
+// rowsNeeded is LIMIT plus OFFSET, the rows the Limit step takes before
+// it has what it needs: the largest int64 where the sum would pass it
+// (LIMIT 9223372036854775807 OFFSET 1, every row after the first), which
+// wrapped negative and ended a TopRead before its first row.
+func (o *output) rowsNeeded() int64 {
+	if o.limit > math.MaxInt64-o.offset {
+		return math.MaxInt64
+	}
+	return o.limit + o.offset
 }
 
 // coversKey reports whether the fixed columns and by are every column of

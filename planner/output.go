@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/value"
@@ -184,11 +186,18 @@ func (b *selectBuilder) groupTerm(o *output, e parser.Expr, args []value.Value) 
 }
 
 // aliased returns the select list's expression called name with AS, or
-// nil.
+// nil. An alias is named in any case, as in MySQL ("nor are column
+// aliases" case-sensitive) and SQLite; one spelled exactly as name comes
+// first.
 func (b *selectBuilder) aliased(o *output, name string) parser.Expr {
-	for i, col := range b.sel.Columns {
-		if col.Alias == name && !col.Star {
-			return o.exprs[o.at[i]]
+	for _, exact := range []bool{true, false} {
+		for i, col := range b.sel.Columns {
+			if col.Star || col.Alias == "" {
+				continue
+			}
+			if (exact && col.Alias == name) || (!exact && strings.EqualFold(col.Alias, name)) {
+				return o.exprs[o.at[i]]
+			}
 		}
 	}
 	return nil

@@ -104,7 +104,8 @@ func unionColumn(e parser.Expr, names []string) (int, error) {
 	switch x := e.(type) {
 	case *parser.Literal:
 		if n, ok := x.Value.(value.Number); ok {
-			if r, _ := n.Rat(); r.IsInt() && r.Num().Int64() >= 1 && r.Num().Int64() <= int64(len(names)) {
+			// Int64 of a number past int64 is its low bits: 2^64 + 1 would be 1.
+			if r, _ := n.Rat(); r.IsInt() && r.Num().IsInt64() && r.Num().Int64() >= 1 && r.Num().Int64() <= int64(len(names)) {
 				return int(r.Num().Int64()) - 1, nil
 			}
 		}
