@@ -159,3 +159,89 @@ func itemCount(t *testing.T, fx *testkit.Fixture) int32 {
 	}
 	return out.Count
 }
+
+// AWS's overloaded index (GSI1 on SK and Data). An entity that is not in
+// GSI1 by its templates may still hold Data as a plain column ("the
+// attribute itself", checkColumnNames): DynamoDB puts the item in GSI1
+// all the same, and keeps at most 1024 bytes in that sort key. A check
+// of key templates alone sent such a write: DynamoDB refused it with a
+// hint to report a dynosql bug, and the embedded backend stored it.
+const overloadedColumnMapping = `
+table: Overloaded
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: SK, sort_key: Data}
+entities:
+  employees:
+    keys: {PK: "HR-{id}", SK: "EMPLOYEE", Data: "{name}"}
+    columns: {id: S, name: S}
+  notes:
+    keys: {PK: "NOTE-{id}", SK: "NOTE"}
+    columns: {id: S, Data: S}
+`
+
+func TestIndexKeyColumnsLongerThanDynamoDBStoresAreRefused(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, overloadedColumnMapping, "")
+			if _, err := fx.DB.Exec(ctx, "INSERT INTO notes (id, Data) VALUES ('1', 'short')"); err != nil {
+				t.Fatal(err)
+			}
+			stored := itemCount(t, fx)
+			for _, sql := range []string{
+				"INSERT INTO notes (id, Data) VALUES ('2', ?)",
+				"UPDATE notes SET Data = ? WHERE id = '1'",
+			} {
+				_, err := fx.DB.Exec(ctx, sql, strings.Repeat("d", 1025))
+				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "1024 bytes") {
+					t.Errorf("%s with 1025 bytes in GSI1's sort key Data: %v; want it refused as invalid, naming the 1024-byte limit", sql, err)
+				}
+			}
+			if n := itemCount(t, fx); n != stored {
+				t.Errorf("the refused INSERT left %d items, want %d", n, stored)
+			}
+		})
+	}
+}
+
+// A sort key of two columns: a range on the second under an equality on
+// the first is a BETWEEN whose bounds share the prefix the equality
+// fixes.
+const eventsMapping = `
+table: Events
+partition_key: PK
+sort_key: SK
+entities:
+  events:
+    keys: {PK: "U#{uid}", SK: "E#{day}#{seq}"}
+    columns: {uid: S, day: S, seq: S}
+`
+
+// The range's own value is short; the day the WHERE fixes is longer than
+// any sort key, so no item has it and SQL finds no row, as it does for
+// day = ? alone. It was refused as "a range over the sort key SK", with
+// a hint to compare with a shorter value (the value compared is 'a').
+func TestRangeUnderAnEqualityLongerThanAKeyFindsNoRow(t *testing.T) {
+	ctx := context.Background()
+	day := strings.Repeat("d", 1100)
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, eventsMapping, "")
+			if _, err := fx.DB.Exec(ctx, "INSERT INTO events (uid, day, seq) VALUES ('1', '2024', 'b')"); err != nil {
+				t.Fatal(err)
+			}
+			for _, sql := range []string{
+				"SELECT seq FROM events WHERE uid = '1' AND day = ?",
+				"SELECT seq FROM events WHERE uid = '1' AND day = ? AND seq > 'a'",
+				"SELECT seq FROM events WHERE uid = '1' AND day = ? AND seq BETWEEN 'a' AND 'c'",
+			} {
+				got, err := fx.Query(ctx, sql, day)
+				if err != nil || fmt.Sprint(got) != "[]" {
+					t.Errorf("%s with a day of %d bytes: %v, %v; want no row", sql, len(day), got, err)
+				}
+			}
+		})
+	}
+}

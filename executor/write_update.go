@@ -323,8 +323,10 @@ func unsureOne(err error, u *planner.UpdateRows, key map[string]types.AttributeV
 }
 
 // constantKey renders a key the statement gives in full, or nil for one
-// no item can have (empty, NULL, longer than DynamoDB stores): no row
-// has it, as a read by it finds none.
+// no item can have: the key codec refuses only such values (empty, NULL,
+// longer than DynamoDB stores, not reading back as written), the planner
+// having refused values of another type. No row has it, as a read by it
+// finds none.
 func constantKey(kvs []*planner.KeyValue) map[string]types.AttributeValue {
 	key := map[string]types.AttributeValue{}
 	for _, kv := range kvs {

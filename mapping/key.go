@@ -95,7 +95,10 @@ func (k *Key) fitting(av types.AttributeValue) (types.AttributeValue, error) {
 // DynamoDB stores in the key attribute (2048 bytes for a partition key,
 // 1024 for a sort key, DYNAMODB.md 7.4): no item holds such a value, and
 // DynamoDB refuses a request naming it. Numbers have no such limit.
-func (k *Key) Fits(av types.AttributeValue) error {
+func (k *Key) Fits(av types.AttributeValue) error { return fitsKey(k.Attr, k.maxBytes, av) }
+
+// fitsKey is Fits for key attribute attr holding at most maxBytes.
+func fitsKey(attr string, maxBytes int, av types.AttributeValue) error {
 	n := 0
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
@@ -103,8 +106,8 @@ func (k *Key) Fits(av types.AttributeValue) error {
 	case *types.AttributeValueMemberB:
 		n = len(x.Value)
 	}
-	if k.maxBytes > 0 && n > k.maxBytes {
-		return &KeyTooLongError{Attr: k.Attr, Bytes: n, Max: k.maxBytes}
+	if n > maxBytes {
+		return &KeyTooLongError{Attr: attr, Bytes: n, Max: maxBytes}
 	}
 	return nil
 }
@@ -370,15 +373,50 @@ func (k *Key) Condition(fixed Row, bounds []Bound) *SortCondition {
 	return k.withinSize(withoutEmptyBound(k.condition(fixed, bounds)))
 }
 
-// withinSize makes a condition that asks for a key longer than any the
-// attribute holds (= or begins_with) admit none: DynamoDB would refuse
-// the request where SQL finds no row. A longer range bound is left for
-// the request builder to refuse (Fits), as no shorter bound is exact.
+// withinSize makes a condition whose keys all start with text longer
+// than any the attribute holds (= or begins_with such a value, or a
+// BETWEEN whose bounds share it: a range under an equality that fixes a
+// long prefix) admit none: DynamoDB would refuse the request where SQL
+// finds no row. A longer range bound is left for the request builder to
+// refuse (Fits), as no shorter bound is exact.
 func (k *Key) withinSize(c *SortCondition) *SortCondition {
-	if c == nil || (c.Op != "=" && c.Op != "begins_with") || k.Fits(c.Values[0]) == nil {
+	if c == nil || c.Empty {
+		return c
+	}
+	var shared types.AttributeValue
+	switch c.Op {
+	case "=", "begins_with":
+		shared = c.Values[0]
+	case "BETWEEN":
+		shared = commonPrefix(c.Values[0], c.Values[1])
+	}
+	if shared == nil || k.Fits(shared) == nil {
 		return c
 	}
 	return &SortCondition{Empty: true}
+}
+
+// commonPrefix is the longest prefix two string or binary bounds share:
+// every key between them starts with it. Nil for other types.
+func commonPrefix(lo, hi types.AttributeValue) types.AttributeValue {
+	common := func(a, b []byte) int {
+		n := 0
+		for n < len(a) && n < len(b) && a[n] == b[n] {
+			n++
+		}
+		return n
+	}
+	switch x := lo.(type) {
+	case *types.AttributeValueMemberS:
+		if y, ok := hi.(*types.AttributeValueMemberS); ok {
+			return sAttr(x.Value[:common([]byte(x.Value), []byte(y.Value))])
+		}
+	case *types.AttributeValueMemberB:
+		if y, ok := hi.(*types.AttributeValueMemberB); ok {
+			return &types.AttributeValueMemberB{Value: x.Value[:common(x.Value, y.Value)]}
+		}
+	}
+	return nil
 }
 
 // withoutEmptyBound rewrites a condition with an empty string or binary

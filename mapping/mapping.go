@@ -613,6 +613,15 @@ func (e *Entity) Convert(col string, v value.Value) (value.Value, error) {
 				WithHint("pass each member once")
 		}
 	}
+	if e.keys[col] == nil && e.m.isKeyAttr(col) {
+		// The column is the attribute itself, a key of an index the
+		// entity's templates leave it out of: DynamoDB puts the item in
+		// that index all the same, and keeps no longer key there.
+		if err := fitsKey(col, e.m.keyValueBytes(col), value.ToAttr(v)); err != nil {
+			return nil, errs.New(errs.Invalid, "column %s.%s: %v (a key of an index)", e.Name, col, err).
+				WithHint("give %s a shorter value", col)
+		}
+	}
 	if v == nil || typ == "" {
 		return v, nil
 	}

@@ -101,6 +101,13 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 	if ins.Earlier, err = p.fanOuts(sql, s.Pos, earlier); err != nil {
 		return nil, err
 	}
+	for i, row := range ins.Rows {
+		for _, f := range ins.Earlier {
+			if err := copiesFit([]*FanOut{f}, row[f.Copy.SourceColumn]); err != nil {
+				return nil, rowErr(err, i, len(ins.Rows)).At(sql, s.Pos)
+			}
+		}
+	}
 	for _, f := range ins.Earlier {
 		f.Inserted = true
 	}

@@ -6,7 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/value"
@@ -327,9 +330,54 @@ func (p *Planner) copiesFollow(sql string, pos int, e *mapping.Entity, set []*As
 		if err != nil {
 			return nil, err
 		}
+		if lit, ok := a.Expr.(*parser.Literal); ok {
+			if err := copiesFit(fs, lit.Value); err != nil {
+				return nil, err.At(sql, pos)
+			}
+		}
 		out = append(out, fs...)
 	}
 	return out, nil
+}
+
+// copiesFit refuses a value whose copies DynamoDB could not store: each
+// copy item holds at least the copy attribute with v and the copier's
+// keys (of the table and of the indexes it is always in), so a value
+// that fits its source's item may not fit there, and the fan-out would
+// fail after the source was written.
+func copiesFit(fs []*FanOut, v value.Value) *errs.Error {
+	if v == nil {
+		return nil
+	}
+	for _, f := range fs {
+		c := f.Copy
+		size := limits.ItemSizeAtLeast(map[string]types.AttributeValue{c.Column: value.ToAttr(v)})
+		counted := map[string]bool{}
+		for _, p := range c.Copier.Paths() {
+			for _, k := range []*mapping.Key{p.PK, p.SK} {
+				if k != nil && !p.Optional && !counted[k.Attr] {
+					counted[k.Attr] = true
+					size += len(k.Attr) + keyBytesAtLeast(k.Template)
+				}
+			}
+		}
+		if size > limits.ItemBytes {
+			return errs.New(errs.Invalid, "the copy %s.%s would make each %s item at least %d bytes, over the %d bytes (400 KB) DynamoDB stores in one item",
+				c.Copier.Name, c.Column, c.Copier.Name, size, limits.ItemBytes).
+				WithHint("keep large values elsewhere (in S3, say) and store a reference to them")
+		}
+	}
+	return nil
+}
+
+// keyBytesAtLeast is the fewest bytes a key rendered from t holds: its
+// literal text, and a byte a column (no key value is empty).
+func keyBytesAtLeast(t *mapping.Template) int {
+	n := 0
+	for _, part := range t.Parts {
+		n += max(len(part.Literal), 1)
+	}
+	return n
 }
 
 // fanOuts plans the fan-out of each of copies, an error pointing at pos.
