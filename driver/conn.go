@@ -155,12 +155,15 @@ var valuerType = reflect.TypeFor[driver.Valuer]()
 // MaxInt64 and a []string (a set or list) are taken, behind a pointer or
 // a named type too, and a Valuer may give any of those.
 func goValue(a any, depth int) (any, error) {
+	// A Valuer giving itself, or a pointer to itself, would recurse for
+	// ever; past a few steps the value is refused as one dynosql cannot take.
+	const maxDepth = 8
 	_, err := value.FromGo(a)
 	if err == nil {
 		return a, nil
 	}
 	rv := reflect.ValueOf(a)
-	if vr, ok := a.(driver.Valuer); ok && depth < 8 {
+	if vr, ok := a.(driver.Valuer); ok && depth < maxDepth {
 		if rv.Kind() == reflect.Pointer && rv.IsNil() && rv.Type().Elem().Implements(valuerType) {
 			return nil, nil // NULL, as database/sql makes it
 		}
@@ -180,7 +183,7 @@ func goValue(a any, depth int) (any, error) {
 		if rv.IsNil() {
 			return nil, nil
 		}
-		if depth < 8 {
+		if depth < maxDepth {
 			return goValue(rv.Elem().Interface(), depth+1)
 		}
 	case reflect.Bool:

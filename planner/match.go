@@ -27,19 +27,21 @@ func NewMatcher(p *Plan) *Matcher {
 			if tm := requestMapping(n); tm != nil {
 				m.tables[req.Table] = tm
 			}
-			for _, s := range shapes(req) {
-				if _, seen := m.steps[s]; !seen {
-					m.steps[s] = n
-				}
-			}
-			for _, s := range shapesBy(req, keep) {
-				if _, seen := m.exact[s]; !seen {
-					m.exact[s] = n
-				}
-			}
+			firstAnnounced(m.steps, shapes(req, false), n)
+			firstAnnounced(m.exact, shapes(req, true), n)
 		}
 	})
 	return m
+}
+
+// firstAnnounced records n as the step of each shape no earlier step
+// announced.
+func firstAnnounced(steps map[string]Node, shapes []string, n Node) {
+	for _, s := range shapes {
+		if _, seen := steps[s]; !seen {
+			steps[s] = n
+		}
+	}
 }
 
 // Step returns the step that announced a request of operation op with
@@ -51,12 +53,12 @@ func (m *Matcher) Step(op string, in any) Node {
 	// Two steps may send requests of the same shape with other values
 	// (the branches of a UNION, each reading its own key): a request
 	// goes to the step that announced its very values, if one did.
-	for _, s := range shapesBy(sent, keep) {
+	for _, s := range shapes(sent, true) {
 		if n, ok := m.exact[s]; ok {
 			return n
 		}
 	}
-	for _, s := range shapes(sent) {
+	for _, s := range shapes(sent, false) {
 		if n, ok := m.steps[s]; ok {
 			return n
 		}
@@ -68,7 +70,7 @@ func (m *Matcher) Step(op string, in any) Node {
 // BatchGetItem, each action of a transaction) is one the plan announced,
 // and returns the first that is not.
 func (m *Matcher) Announced(sent *Request) (string, bool) {
-	for _, s := range shapes(sent) {
+	for _, s := range shapes(sent, false) {
 		if _, ok := m.steps[s]; !ok {
 			return s, false
 		}
@@ -113,36 +115,33 @@ func mask(s string) string {
 
 // shapes returns what a request is compared by: one string per key of a
 // BatchGetItem, per partition of a Query (an IN list's values) and per
-// action of a transaction.
-func shapes(r *Request) []string { return shapesBy(r, mask) }
-
-// keep leaves an expression as it is: shapesBy(r, keep) compares values
-// too.
-func keep(s string) string { return s }
-
-// shapesBy is shapes with the values of expressions hidden by mask.
-func shapesBy(r *Request, mask func(string) string) []string {
+// action of a transaction; with values, or with them hidden (mask).
+func shapes(r *Request, values bool) []string {
+	hide := mask
+	if values {
+		hide = func(s string) string { return s }
+	}
 	consistent := ""
 	if r.Consistent {
 		consistent = "consistent"
 	}
-	head := strings.Join([]string{r.Op, r.Table, r.Index, mask(r.Filter), mask(r.Condition), mask(r.Update),
+	head := strings.Join([]string{r.Op, r.Table, r.Index, hide(r.Filter), hide(r.Condition), hide(r.Update),
 		strings.Join(r.Project, ","), consistent, queryNote(r)}, " | ")
 	switch {
 	case r.Op == "BatchGetItem" || r.Op == "Query":
 		var out []string
 		for _, k := range strings.Split(r.Key, " | ") {
-			out = append(out, head+" | "+mask(k))
+			out = append(out, head+" | "+hide(k))
 		}
 		return out
 	case len(r.Actions) > 0:
 		var out []string
 		for _, a := range r.Actions {
-			out = append(out, head+" | "+strings.Join(shapesBy(a, mask), ""))
+			out = append(out, head+" | "+strings.Join(shapes(a, values), ""))
 		}
 		return out
 	}
-	return []string{head + " | " + mask(r.Key)}
+	return []string{head + " | " + hide(r.Key)}
 }
 
 // queryNote is the part of a Query's note that DescribeRequest derives

@@ -112,10 +112,13 @@ func (q *Query) Build(b Binder) ([]*dynamodb.QueryInput, error) {
 func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 	var sk *mapping.SortCondition
 	if q.SK != nil {
-		if sk = q.SK.Condition(b); sk != nil && sk.Empty {
+		sk = q.SK.Condition(b)
+	}
+	if sk != nil {
+		if sk.Empty {
 			return nil, nil
 		}
-		for _, v := range sortValues(sk) {
+		for _, v := range sk.Values {
 			if err := q.SK.Key.Fits(v); err != nil {
 				return nil, errs.New(errs.Invalid, "a range over the sort key %s: %v", q.SK.Key.Attr, err).
 					WithHint("no key is that long: compare with a value of at most that size")
@@ -173,13 +176,6 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 		ins = append(ins, in)
 	}
 	return ins, nil
-}
-
-func sortValues(c *mapping.SortCondition) []types.AttributeValue {
-	if c == nil {
-		return nil
-	}
-	return c.Values
 }
 
 // Build builds one BatchGetItem for keys (at most 100, distinct).

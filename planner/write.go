@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/mapping"
@@ -77,7 +75,7 @@ func (p *Planner) planInsert(sql string, s *parser.Insert, args []value.Value) (
 			return nil, rowErr(err, i, len(s.Rows)).At(sql, s.Pos)
 		}
 		if size := limits.ItemSizeAtLeast(it); size > limits.ItemBytes {
-			return nil, rowErr(tooLarge(e, size, false), i, len(s.Rows)).At(sql, s.Pos)
+			return nil, rowErr(tooLarge("the "+e.Name+" item would be", size), i, len(s.Rows)).At(sql, s.Pos)
 		}
 		key := baseKeyText(e, row)
 		if prev, dup := seen[key]; dup {
@@ -195,12 +193,8 @@ func batches(e *mapping.Entity, rows []mapping.Row) []int {
 }
 
 // tooLarge refuses an item of at least size bytes (limits.ItemSizeAtLeast),
-// past what DynamoDB stores: by its values written, or set.
-func tooLarge(e *mapping.Entity, size int, set bool) *errs.Error {
-	what := "the " + e.Name + " item would be"
-	if set {
-		what = "the values SET would make the " + e.Name + " item"
-	}
+// past what DynamoDB stores; what says which item.
+func tooLarge(what string, size int) *errs.Error {
 	return errs.New(errs.Invalid, "%s at least %d bytes, over the %d bytes (400 KB) DynamoDB stores in one item", what, size, limits.ItemBytes).
 		WithHint("keep large values elsewhere (in S3, say) and store a reference to them")
 }
@@ -237,9 +231,9 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 				return nil, errs.As(err).At(sc.sql, a.Pos)
 			}
 			if cv != nil {
-				size += limits.ItemSizeAtLeast(map[string]types.AttributeValue{a.Column: value.ToAttr(cv)})
+				size += limits.AttrSizeAtLeast(a.Column, value.ToAttr(cv))
 				if size > limits.ItemBytes {
-					return nil, tooLarge(e, size, true).At(sc.sql, a.Pos)
+					return nil, tooLarge("the values SET would make the "+e.Name+" item", size).At(sc.sql, a.Pos)
 				}
 			}
 			out = append(out, &Assign{Column: a.Column, Expr: &parser.Literal{Value: cv}})

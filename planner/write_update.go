@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/mapping"
@@ -351,7 +349,7 @@ func copiesFit(fs []*FanOut, v value.Value) *errs.Error {
 	}
 	for _, f := range fs {
 		c := f.Copy
-		size := limits.ItemSizeAtLeast(map[string]types.AttributeValue{c.Column: value.ToAttr(v)})
+		size := limits.AttrSizeAtLeast(c.Column, value.ToAttr(v))
 		counted := map[string]bool{}
 		for _, p := range c.Copier.Paths() {
 			for _, k := range []*mapping.Key{p.PK, p.SK} {

@@ -73,6 +73,11 @@ func ItemSizeAtLeast(item map[string]types.AttributeValue) int {
 	return itemSize(item, func(string) int { return 1 })
 }
 
+// AttrSizeAtLeast is ItemSizeAtLeast of one attribute.
+func AttrSizeAtLeast(name string, av types.AttributeValue) int {
+	return len(name) + valueSize(av, func(string) int { return 1 })
+}
+
 func itemSize(item map[string]types.AttributeValue, number func(string) int) int {
 	size := 0
 	for name, av := range item {
