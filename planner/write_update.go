@@ -360,9 +360,7 @@ func copiesFit(fs []*FanOut, v value.Value) *errs.Error {
 			}
 		}
 		if size > limits.ItemBytes {
-			return errs.New(errs.Invalid, "the copy %s.%s would make each %s item at least %d bytes, over the %d bytes (400 KB) DynamoDB stores in one item",
-				c.Copier.Name, c.Column, c.Copier.Name, size, limits.ItemBytes).
-				WithHint("keep large values elsewhere (in S3, say) and store a reference to them")
+			return tooLarge(fmt.Sprintf("the copy %s.%s would make each %s item", c.Copier.Name, c.Column, c.Copier.Name), size)
 		}
 	}
 	return nil
