@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -377,4 +378,83 @@ func moveOne(t *testing.T, fx *testkit.Fixture, sql string) {
 // thingKey is the base key of thingsDesign's row id.
 func thingKey(id string) map[string]types.AttributeValue {
 	return map[string]types.AttributeValue{"PK": sAV("T#" + id), "SK": sAV("META")}
+}
+
+const indexedNameDesign = `
+table: Blog
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
+  GSI2: {partition_key: GSI2PK, sort_key: GSI2SK}
+entities:
+  users:
+    keys: {PK: "USER#{id}", SK: "PROFILE", GSI2PK: "NAME#{name}", GSI2SK: "USER#{id}"}
+    columns: {id: S, name: S}
+  posts:
+    keys: {PK: "POST#{id}", SK: "META", GSI1PK: "USER#{authorId}", GSI1SK: "POST#{id}"}
+    columns: {id: S, authorId: S, authorName: S, title: S}
+    copies:
+      authorName: {from: users.name, key: authorId}
+`
+const indexedNameRows = `{"entity":"users","row":{"id":"12","name":"Mara"}}
+{"entity":"posts","row":{"id":"p1","authorId":"12","authorName":"Mara","title":"a"}}
+{"entity":"posts","row":{"id":"p2","authorId":"12","authorName":"Mara","title":"b"}}
+`
+
+// A rewrite of a row under the same base key (SET of a column an index
+// key is built from) is one PutItem guarded by the item as read. When its
+// answer is lost the SDK sends it again, and the resend's guard fails on
+// the item the first send wrote: the row must count as updated and its
+// copies be rewritten, not be passed for skipped (0 rows affected, no
+// error, the copies keeping the old name).
+func TestAMoveResentAfterALostAnswerIsCounted(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			var armed atomic.Bool
+			fx := testkit.LoadText(t, b, indexedNameDesign, indexedNameRows, dropFirstAnswer("PutItem", &armed))
+			armed.Store(true)
+			res, err := fx.DB.Exec(context.Background(), "UPDATE users SET name = 'Renamed' WHERE id = '12'")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if armed.Load() {
+				t.Fatal("no PutItem answer was lost: the test proves nothing")
+			}
+			if got := query(t, fx.DB, "SELECT name FROM users WHERE id = '12'"); fmt.Sprint(got) != "[[Renamed]]" {
+				t.Fatalf("users 12: %v", got)
+			}
+			if res.RowsAffected != 1 {
+				t.Errorf("%d rows affected, want 1: the row was renamed", res.RowsAffected)
+			}
+			if stale := query(t, fx.DB, "CHECK COPIES FOR users WHERE id = '12'"); len(stale) != 0 {
+				t.Errorf("%d copies keep the old name, and the UPDATE said nothing", len(stale))
+			}
+		})
+	}
+}
+
+// On the embedded server, SET NULL of a sparse index key deletes the item
+// and puts it back (UpdateRows.Reinsert). When the DeleteItem's answer is
+// lost the SDK sends it again, and the resend's guard fails on the item
+// the first send deleted: the item must still be put back, not left
+// deleted with 0 rows affected and no error.
+func TestAReinsertResentAfterALostAnswerKeepsTheRow(t *testing.T) {
+	var armed atomic.Bool
+	fx := testkit.LoadText(t, testkit.Backends()[1], numberKeysTxDesign, numberKeysTxRows, dropFirstAnswer("DeleteItem", &armed))
+	armed.Store(true)
+	res, err := fx.DB.Exec(context.Background(), "UPDATE items SET status = NULL WHERE acct = 'a' AND n = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if armed.Load() {
+		t.Fatal("no DeleteItem answer was lost: the test proves nothing")
+	}
+	got := query(t, fx.DB, "SELECT n, status, title FROM items WHERE acct = 'a' AND n = 1")
+	if fmt.Sprint(got) != "[[1 <nil> t1]]" {
+		t.Errorf("items (a, 1): %v, want it kept with status NULL", got)
+	}
+	if res.RowsAffected != 1 {
+		t.Errorf("%d rows affected, want 1", res.RowsAffected)
+	}
 }

@@ -163,3 +163,23 @@ func TestLongWritesRideOutSustainedThrottling(t *testing.T) {
 		})
 	}
 }
+
+// Throttling still is ridden out by an arithmetic UPDATE: a throttled
+// request was not carried out, so resending it adds once.
+func TestArithmeticUpdateRidesOutThrottling(t *testing.T) {
+	fx, proxy, db := throttled(t, testkit.Backends()[0], "school", enrollments("t1", 0))
+	proxy.Throttle(0.3, 3*time.Second)
+	if _, err := db.Exec(context.Background(), "UPDATE students SET year = 1 WHERE id = 't1'"); err != nil {
+		t.Fatal(err)
+	}
+	proxy.Throttle(0.5, 3*time.Second)
+	for range 20 {
+		if _, err := db.Exec(context.Background(), "UPDATE students SET year = year + 1 WHERE id = 't1'"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sum(proxy.Throttled()) == 0 {
+		t.Error("the proxy throttled nothing: the test proves nothing")
+	}
+	wantCount(t, fx, "SELECT year FROM students WHERE id = 't1'", 21)
+}

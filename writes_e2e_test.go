@@ -1310,3 +1310,198 @@ func TestAnInsertOfAnEmptyInPlaceIndexKeyIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// dropFirstAnswer returns an option that, inside the SDK's retry loop,
+// sends the first request of op and then loses its answer (a connection
+// reset, which the SDK retries): the write landed, the client does not
+// know it, and the SDK sends it again.
+func dropFirstAnswer(op string, armed *atomic.Bool) dynosql.Option {
+	return dynosql.WithRequestHook(func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("dropFirstAnswer",
+				func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+					out, md, err := next.HandleFinalize(ctx, in)
+					if err == nil && middleware.GetOperationName(ctx) == op && armed.CompareAndSwap(true, false) {
+						err = errors.New("read tcp 127.0.0.1:1->127.0.0.1:2: read: connection reset by peer")
+					}
+					return out, md, err
+				}), middleware.After)
+		})
+	})
+}
+
+// An arithmetic UPDATE whose answer is lost is not sent again by the
+// SDK's retryer: DynamoDB computes n + 1, so a resend after the first
+// send landed would add 1 twice. The statement fails saying the row may
+// or may not have been updated, and the row holds n + 1 at most.
+func TestArithmeticUpdateIsNotAppliedTwiceOnRetry(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			for _, sql := range []string{
+				"UPDATE students SET year = year + 1 WHERE id = 'a91'",
+				"UPDATE students SET year = year + 1 WHERE id IN ('a91', 'zzz')",
+				"INSERT INTO students (id, name) VALUES ('a91', 'Ann') ON DUPLICATE KEY UPDATE year = year + 1",
+			} {
+				t.Run(sql, func(t *testing.T) {
+					var armed atomic.Bool
+					fx := testkit.Load(t, b, "school", dropFirstAnswer("UpdateItem", &armed))
+					armed.Store(true)
+					_, err := fx.DB.Exec(context.Background(), sql)
+					got := fmt.Sprint(query(t, fx.DB, "SELECT year FROM students WHERE id = 'a91'")[0][0])
+					t.Logf("error: %v; year: %s", err, got)
+					if got == "4" {
+						t.Errorf("year went from 2 to 4: year + 1 was applied twice (error: %v)", err)
+					}
+					if got == "2" && (err == nil || !strings.Contains(err.Error(), "may or may not have been")) {
+						t.Errorf("year is 2, the error does not say the row may not have been updated: %v", err)
+					}
+				})
+			}
+		})
+	}
+}
+
+// A DELETE of rows read first whose answer is lost: the SDK sends the
+// DeleteItem again, and the resend's guard (the row is there) fails on
+// the row the first send deleted. The statement must not pass that row
+// for not deleted: its copies would keep the name of a user that is
+// gone, with no error and 0 rows affected. It counts the row and clears
+// its copies, or fails naming the REPAIR COPIES to run.
+func TestADeleteResentAfterALostAnswerClearsTheCopies(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			var armed atomic.Bool
+			fx := testkit.Load(t, b, "blog", dropFirstAnswer("DeleteItem", &armed))
+			armed.Store(true)
+			res, err := fx.DB.Exec(context.Background(), "DELETE FROM users WHERE id IN ('12', 'nobody')")
+			t.Logf("%d rows affected, error: %v", res.RowsAffected, err)
+			if n := query(t, fx.DB, "SELECT COUNT(*) FROM users WHERE id = '12'")[0][0]; fmt.Sprint(n) != "0" {
+				t.Fatalf("users 12 was not deleted (%v)", n)
+			}
+			stale := query(t, fx.DB, "CHECK COPIES FOR users WHERE id = '12'")
+			switch {
+			case err == nil && len(stale) > 0:
+				t.Errorf("%d copies still hold the name of users 12, which is deleted, and the DELETE said nothing (%d rows affected)", len(stale), res.RowsAffected)
+			case err != nil && !strings.Contains(err.Error(), "REPAIR COPIES FOR users WHERE id = '12'"):
+				t.Errorf("the error does not name the REPAIR COPIES to run: %v", err)
+			case err == nil && res.RowsAffected != 1:
+				t.Errorf("%d rows affected, want 1", res.RowsAffected)
+			}
+		})
+	}
+}
+
+// An UPDATE whose WHERE tests the column it sets (a compare-and-set),
+// whose answer is lost: the SDK sends the UpdateItem again, and the
+// resend's condition fails on the row the first send wrote. The row must
+// count as updated and its copies be rewritten, not be passed for
+// skipped (0 rows affected, no error, 120 copies keeping the old name).
+func TestAnUpdateResentAfterALostAnswerIsCounted(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			for _, sql := range []string{
+				"UPDATE users SET name = 'Renamed' WHERE id = '12' AND name = 'Mara Vance'",
+				"UPDATE users SET name = 'Renamed' WHERE id IN ('12', 'nobody') AND name = 'Mara Vance'",
+			} {
+				var armed atomic.Bool
+				fx := testkit.Load(t, b, "blog", dropFirstAnswer("UpdateItem", &armed))
+				armed.Store(true)
+				res, err := fx.DB.Exec(context.Background(), sql)
+				if err != nil {
+					t.Fatalf("%s: %v", sql, err)
+				}
+				if armed.Load() {
+					t.Fatal("no UpdateItem answer was lost: the test proves nothing")
+				}
+				if got := query(t, fx.DB, "SELECT name FROM users WHERE id = '12'"); fmt.Sprint(got) != "[[Renamed]]" {
+					t.Fatalf("%s: users 12 holds %v", sql, got)
+				}
+				if res.RowsAffected != 1 {
+					t.Errorf("%s: %d rows affected, want 1", sql, res.RowsAffected)
+				}
+				if stale := query(t, fx.DB, "CHECK COPIES FOR users WHERE id = '12'"); len(stale) != 0 {
+					t.Errorf("%s: %d copies keep the old name, and the UPDATE said nothing", sql, len(stale))
+				}
+			}
+		})
+	}
+}
+
+// A DELETE by key, or an INSERT of one row, whose answer is lost may have
+// landed: as for an UPDATE by key, the error says so and names the
+// REPAIR COPIES that brings the row's copies in step (they were not
+// cleared, or not filled), rather than a bare "connection reset".
+func TestAWriteOfOneRowWithoutAnswerSaysItMayHaveLanded(t *testing.T) {
+	t.Run("DELETE", func(t *testing.T) {
+		fx := testkit.Load(t, testkit.Backends()[1], "blog", failAfter(func(op string) bool { return op == "DeleteItem" }))
+		_, err := fx.DB.Exec(context.Background(), "DELETE FROM users WHERE id = '12'")
+		if err == nil || !strings.Contains(err.Error(), "users (id='12') may or may not have been deleted") ||
+			!strings.Contains(err.Error(), "REPAIR COPIES FOR users WHERE id = '12'") {
+			t.Errorf("got %v, want the row named as maybe deleted, and the REPAIR COPIES", err)
+		}
+	})
+	t.Run("INSERT", func(t *testing.T) {
+		var armed atomic.Bool
+		fx := testkit.Load(t, testkit.Backends()[1], "blog", failAfter(func(op string) bool { return op == "PutItem" && armed.Load() }))
+		exec(t, fx, "INSERT INTO posts (id, authorId, title) VALUES ('p901', '901', 'Early')", "")
+		armed.Store(true)
+		_, err := fx.DB.Exec(context.Background(), "INSERT INTO users (id, name) VALUES ('901', 'Quin')")
+		if err == nil || !strings.Contains(err.Error(), "users (id='901') may or may not have been inserted") ||
+			!strings.Contains(err.Error(), "REPAIR COPIES FOR users WHERE id = '901'") {
+			t.Errorf("got %v, want the row named as maybe inserted, and the REPAIR COPIES", err)
+		}
+	})
+}
+
+// karmaDesign copies a number: an arithmetic UPDATE of the source fans
+// out to its copies.
+const karmaDesign = `
+table: Karma
+partition_key: PK
+sort_key: SK
+indexes:
+  GSI1: {partition_key: GSI1PK, sort_key: GSI1SK}
+entities:
+  users:
+    keys: {PK: "USER#{id}", SK: "PROFILE"}
+    columns: {id: S, name: S, karma: N}
+  posts:
+    keys: {PK: "POST#{id}", SK: "META", GSI1PK: "USER#{authorId}", GSI1SK: "POST#{id}"}
+    columns: {id: S, authorId: S, authorKarma: N, title: S}
+    copies:
+      authorKarma: {from: users.karma, key: authorId}
+`
+
+const karmaRows = `{"entity":"users","row":{"id":"1","name":"A","karma":10}}
+{"entity":"posts","row":{"id":"p1","authorId":"1","authorKarma":10,"title":"a"}}
+`
+
+// When the fan-out of a write stops after the source rows landed, the
+// error may tell to run the statement again only when that finishes it:
+// not after SET karma = karma + 1 (it would add 1 twice), nor after an
+// upsert (it would update the rows it inserted). REPAIR COPIES does.
+func TestAFanOutCutOffDoesNotSayToRunArithmeticAgain(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			for _, sql := range []string{
+				"UPDATE users SET karma = karma + 1 WHERE id = '1'",
+				"UPDATE users SET karma = karma + 1 WHERE id IN ('1', 'nobody')",
+				"INSERT INTO users (id, name, karma) VALUES ('1', 'A', 0), ('2', 'B', 5) ON DUPLICATE KEY UPDATE karma = karma + 1",
+			} {
+				var armed atomic.Bool
+				fx := testkit.LoadText(t, b, karmaDesign, karmaRows, refuseTransactions(&armed, ""))
+				armed.Store(true)
+				_, err := fx.DB.Exec(context.Background(), sql)
+				if err == nil {
+					t.Fatalf("%s: no error though every transaction of copies was refused", sql)
+				}
+				if strings.Contains(err.Error(), "run the statement again") {
+					t.Errorf("%s: the error says to run the statement again, which would add 1 to karma twice: %v", sql, err)
+				}
+				if repair := repairIn(t, err); repair != "REPAIR COPIES FOR users WHERE id = '1'" {
+					t.Errorf("%s: the error says to run %s", sql, repair)
+				}
+			}
+		})
+	}
+}

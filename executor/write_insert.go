@@ -47,7 +47,7 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 	if len(rows) == 1 {
 		ok, err := ex.putNew(ctx, ins, items[0])
 		if err != nil {
-			return nil, err
+			return nil, unsure(err, ins.Entity, rows[0], "inserted", "the copies written before it were not filled", ins.Earlier)
 		}
 		if !ok {
 			return nil, ex.conflict(ins.Entity, rows[0], "nothing was written")
@@ -297,7 +297,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 	if err != nil && !overtaken(err) {
 		return res, err
 	}
-	return res, cmp.Or(ex.fanOuts(ctx, res, ins.Entity, ins.FanOuts, updated), err)
+	return res, cmp.Or(ex.fanOutsOf(ctx, res, ins.Entity, ins.FanOuts, false, updated), err)
 }
 
 // keyTaken returns an error when key holds an item of another entity,

@@ -8,11 +8,16 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql/internal/errs"
+	"github.com/dynosql/dynosql/internal/retry"
 	"github.com/dynosql/dynosql/mapping"
+	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/planner"
+	"github.com/dynosql/dynosql/value"
 )
 
 func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result, error) {
@@ -73,7 +78,7 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 			return res, partial(err, u.Entity, rows, o, "updated", rerunAdvice(u.Set), u.FanOuts)
 		}
 	}
-	return res, ex.fanOuts(ctx, res, u.Entity, u.FanOuts, written)
+	return res, ex.fanOutsOf(ctx, res, u.Entity, u.FanOuts, !u.Arithmetic(), written)
 }
 
 // fanOuts runs each fan-out for each source row written, adding its
@@ -83,7 +88,18 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 // rows of e whose fan-outs were to follow these: when these stop, the
 // REPAIR COPIES the error names covers them too.
 func (ex *Executor) fanOuts(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, written []mapping.Row, after ...mapping.Row) error {
+	return ex.fanOutsOf(ctx, res, e, fanOuts, true, written, after...)
+}
+
+// fanOutsOf is fanOuts; rerun says whether running the statement again
+// would finish it, as it does for an UPDATE of constants, when its
+// fan-outs stop: not for arithmetic, which would apply twice, nor for an
+// upsert, which would update the rows it inserted.
+func (ex *Executor) fanOutsOf(ctx context.Context, res *Result, e *mapping.Entity, fanOuts []*planner.FanOut, rerun bool, written []mapping.Row, after ...mapping.Row) error {
 	verb, finish := "updated", "run the statement again, or "
+	if !rerun {
+		finish = "run "
+	}
 	switch {
 	case len(fanOuts) > 0 && fanOuts[0].Deleted:
 		verb, finish = "deleted", "run " // the rows are gone: the statement again finds none
@@ -154,7 +170,14 @@ func (ex *Executor) updateOne(ctx context.Context, u *planner.UpdateRows, key ma
 		if err != nil {
 			return false, nil, err
 		}
-		out, err := ex.client.UpdateItem(ctx, in, ex.optFns(ctx)...)
+		var attempts atomic.Int32
+		opts := append(ex.optFns(ctx), countAttempts(&attempts))
+		if u.Arithmetic() {
+			// DynamoDB computes n + 1: a resend after a send that
+			// landed would add it twice.
+			opts = append(opts, retry.OnlyUnapplied)
+		}
+		out, err := ex.client.UpdateItem(ctx, in, opts...)
 		if err == nil {
 			return true, u.Entity.Decode(out.Attributes), nil
 		}
@@ -166,12 +189,36 @@ func (ex *Executor) updateOne(ctx context.Context, u *planner.UpdateRows, key ma
 			return false, nil, nil // no such row, or another entity's under the key
 		}
 		old := u.Entity.Decode(ccf.Item)
+		if attempts.Load() > 1 && !u.Arithmetic() && holdsAssigned(u.Set, old) {
+			// The SDK resent an update whose answer was lost (DYNAMODB.md
+			// 4.4), and its guard (a WHERE on a column it sets) failed
+			// on the row the first send wrote: that is a write.
+			return true, old, nil
+		}
 		if !holds(u.Cond, old) || (row != nil && changed(u.Entity, u.Unchanged, row, old)) || !arithMismatch(u.Set, row, old) {
 			return false, nil, nil
 		}
 		row = old
 	}
 	return false, nil, errs.New(errs.Conflict, "%s %s: its columns kept changing while it was updated", u.Entity.Name, keyDesc(u.Entity, row))
+}
+
+// holdsAssigned reports whether row holds what the constant assignments
+// set (NULL for those that remove a column).
+func holdsAssigned(set []*planner.Assign, row mapping.Row) bool {
+	for _, a := range set {
+		if a.Remove() {
+			if row[a.Column] != nil {
+				return false
+			}
+			continue
+		}
+		lit, ok := a.Expr.(*parser.Literal)
+		if !ok || row[a.Column] == nil || value.Key(row[a.Column]) != value.Key(lit.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // isEntitys reports whether item is e's as reads tell (mapping.Classify):
@@ -250,9 +297,19 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 		return false, nil, notWritten(err, u.Entity, old)
 	}
 	if put != nil {
-		_, err := ex.client.PutItem(ctx, put, ex.optFns(ctx)...)
-		if _, ok := isConditionFailed(err); ok {
-			return false, nil, nil
+		var attempts atomic.Int32
+		_, err := ex.client.PutItem(ctx, put, append(ex.optFns(ctx), countAttempts(&attempts))...)
+		if ccf, ok := isConditionFailed(err); ok {
+			if attempts.Load() < 2 {
+				return false, nil, nil // changed since it was read: skipped
+			}
+			// The SDK resent a put whose answer was lost (DYNAMODB.md
+			// 4.4): its guard fails on the item the first send wrote.
+			mine, err := ex.holdsItem(ctx, u.Entity, item, ccf.Item)
+			if err != nil || !mine {
+				return false, nil, err
+			}
+			return true, next, nil
 		}
 		if err != nil {
 			return false, nil, backendError("PutItem", err)
@@ -272,6 +329,23 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	return true, next, nil
 }
 
+// holdsItem reports whether the table holds item as written: found, the
+// item a failed condition returned, or else a strongly consistent read.
+func (ex *Executor) holdsItem(ctx context.Context, e *mapping.Entity, item, found map[string]types.AttributeValue) (bool, error) {
+	if found == nil {
+		key := map[string]types.AttributeValue{}
+		for _, attr := range e.Mapping().BaseKeyAttrs() {
+			key[attr] = item[attr]
+		}
+		got, err := ex.readBack(ctx, e.Mapping().Table, key)
+		if err != nil {
+			return false, note(backendError("GetItem", err), "%s %s: the rewrite was sent twice and may have landed the first time", e.Name, keyDesc(e, e.Decode(key)))
+		}
+		found = got.Item
+	}
+	return sameItem(item, found), nil
+}
+
 // reinsert deletes the item as it was read and puts the new one under
 // the same key (planner.UpdateRows.Reinsert). A put that fails after the
 // delete names the row, which is then gone: only another writer of the
@@ -281,11 +355,24 @@ func (ex *Executor) reinsert(ctx context.Context, u *planner.UpdateRows, key, fo
 	if err != nil {
 		return false, nil, notWritten(err, u.Entity, old)
 	}
-	_, err = ex.client.DeleteItem(ctx, del, ex.optFns(ctx)...)
+	var attempts atomic.Int32
+	_, err = ex.client.DeleteItem(ctx, del, append(ex.optFns(ctx), countAttempts(&attempts))...)
 	if _, ok := isConditionFailed(err); ok {
-		return false, nil, nil // changed since it was read: skipped
-	}
-	if err != nil {
+		if attempts.Load() < 2 {
+			return false, nil, nil // changed since it was read: skipped
+		}
+		// The SDK resent a delete whose answer was lost: its guard
+		// fails when the first send deleted the item, which must then
+		// be put back.
+		got, err := ex.readBack(ctx, u.Table, key)
+		if err != nil {
+			return false, nil, note(backendError("GetItem", err), "%s %s may have been deleted to be put back without its sparse index key: if it is gone, INSERT it again",
+				u.Entity.Name, keyDesc(u.Entity, old))
+		}
+		if len(got.Item) > 0 {
+			return false, nil, nil // still there, changed since it was read: skipped
+		}
+	} else if err != nil {
 		return false, nil, backendError("DeleteItem", err)
 	}
 	if _, err := ex.client.PutItem(ctx, put, ex.optFns(ctx)...); err != nil {
@@ -310,14 +397,22 @@ func notWritten(err error, e *mapping.Entity, row mapping.Row) error {
 // that its copies were not rewritten then, with the REPAIR COPIES that
 // brings them in step.
 func unsureOne(err error, u *planner.UpdateRows, key map[string]types.AttributeValue) error {
+	return unsure(err, u.Entity, u.Entity.Decode(key), "updated", "its copies were not rewritten", u.FanOuts)
+}
+
+// unsure notes on err, which stopped the write of one row (verb:
+// "updated", "deleted", "inserted"), that the row may or may not have
+// been written when the request may have run, and, when fan-outs were
+// to follow it (copies, what became of them), the REPAIR COPIES that
+// brings them in step.
+func unsure(err error, e *mapping.Entity, row mapping.Row, verb, copies string, fanOuts []*planner.FanOut) error {
 	if !mayHaveLanded(err) {
 		return err
 	}
-	row := u.Entity.Decode(key)
-	msg := fmt.Sprintf("%s %s may or may not have been updated (the request failed without saying whether it ran; SELECT to see)",
-		u.Entity.Name, keyDesc(u.Entity, row))
-	if r := repairCopies(u.Entity, u.FanOuts, []mapping.Row{row}); r != "" {
-		msg += "; its copies were not rewritten: if it was, run " + r
+	msg := fmt.Sprintf("%s %s may or may not have been %s (the request failed without saying whether it ran; SELECT to see)",
+		e.Name, keyDesc(e, row), verb)
+	if r := repairCopies(e, fanOuts, []mapping.Row{row}); r != "" {
+		msg += "; " + copies + ": if it was, run " + r
 	}
 	return note(err, "%s", msg)
 }
@@ -346,8 +441,11 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 			return &Result{}, nil
 		}
 		old, err := ex.deleteOne(ctx, d, key, nil)
-		if err != nil || old == nil {
-			return &Result{}, err
+		if err != nil {
+			return &Result{}, unsure(err, d.Entity, d.Entity.Decode(key), "deleted", "its copies were not cleared", d.FanOuts)
+		}
+		if old == nil {
+			return &Result{}, nil
 		}
 		res := &Result{Affected: 1}
 		return res, ex.fanOuts(ctx, res, d.Entity, d.FanOuts, []mapping.Row{old})
@@ -388,26 +486,46 @@ func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result,
 // row as read, or nil when nothing was read; a row read must still exist
 // and hold what the WHERE read.
 //
-// Known limit (DYNAMODB.md 4.4): when the SDK retries a DeleteItem whose
-// first attempt deleted the row but whose answer was lost, the retry
-// finds nothing (no old item, or a failed attribute_exists guard), and
-// the row is counted as not deleted. Nothing the retry gets back can
-// tell that from a row deleted by another writer in between, so the
-// count may be one low; the table is right either way.
+// When the SDK retries a DeleteItem whose first attempt deleted the row
+// but whose answer was lost (DYNAMODB.md 4.4), the retry finds nothing
+// (no old item, or a failed attribute_exists guard). Nothing the retry
+// gets back tells that from a row deleted by another writer in between;
+// a strongly consistent read then tells whether the row is gone. If it
+// is, it is counted as deleted (the count may be one high), so that the
+// fan-outs clear its copies: they check that the source is gone, and
+// would otherwise keep the value of a row that no longer exists.
 func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key map[string]types.AttributeValue, row mapping.Row) (mapping.Row, error) {
 	in, err := d.DeleteInput(key, row)
 	if err != nil {
 		return nil, err
 	}
-	out, err := ex.client.DeleteItem(ctx, in, ex.optFns(ctx)...)
-	if _, ok := isConditionFailed(err); ok {
-		return nil, nil
-	}
-	if err != nil {
+	var attempts atomic.Int32
+	out, err := ex.client.DeleteItem(ctx, in, append(ex.optFns(ctx), countAttempts(&attempts))...)
+	_, failed := isConditionFailed(err)
+	if err != nil && !failed {
 		return nil, backendError("DeleteItem", err)
 	}
-	if len(out.Attributes) == 0 {
+	if !failed && len(out.Attributes) > 0 {
+		return d.Entity.Decode(out.Attributes), nil
+	}
+	if attempts.Load() < 2 {
 		return nil, nil
 	}
-	return d.Entity.Decode(out.Attributes), nil
+	got, err := ex.readBack(ctx, d.Table, key)
+	if err != nil {
+		return nil, note(backendError("GetItem", err), "the delete was sent twice and may have landed the first time")
+	}
+	if len(got.Item) > 0 {
+		return nil, nil // still there: its guard failed, not deleted
+	}
+	if row == nil {
+		row = d.Entity.Decode(key)
+	}
+	return row, nil
+}
+
+// readBack reads an item as it stands now (strongly consistent), to
+// tell whether a write the SDK sent twice landed the first time.
+func (ex *Executor) readBack(ctx context.Context, table string, key map[string]types.AttributeValue) (*dynamodb.GetItemOutput, error) {
+	return ex.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)}, ex.optFns(ctx)...)
 }

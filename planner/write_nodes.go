@@ -255,6 +255,10 @@ func (u *UpdateRows) Describe() (string, []string) {
 // (moveOne) rather than updated in place: a move, or exact arithmetic.
 func (u *UpdateRows) Rewrites() bool { return u.Move || u.ExactArith }
 
+// Arithmetic reports whether an assignment computes from the column's
+// stored value (SET n = n + 1): the UpdateItem is then not idempotent.
+func (u *UpdateRows) Arithmetic() bool { return arithmetic(u.Set) }
+
 // Requests describes the requests the UPDATE sends.
 func (u *UpdateRows) Requests() []*Request {
 	m := u.Entity.Mapping()

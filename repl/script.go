@@ -119,6 +119,12 @@ func (s *Session) do(ctx context.Context, p piece, stopOnError bool) error {
 		s.report(err)
 	case p.meta != "":
 		err = s.Meta(ctx, p.meta)
+		if err != nil && !errors.Is(err, errQuit) {
+			// A meta-command that failed inside BEGIN (an \i whose file
+			// could not be read, or stopped early) may have left out
+			// writes of the transaction: it is all or none.
+			s.failInTransaction()
+		}
 	default:
 		err = s.Run(ctx, p.sql)
 	}

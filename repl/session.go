@@ -191,11 +191,8 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 	if err != nil {
 		s.Failed++
 		s.report(err)
-		if inTx && s.tx != nil && s.scripts > 0 && s.txFailed == "" {
-			s.txFailed = fmt.Sprintf("line %d", s.line)
-			if s.where != "" {
-				s.txFailed = fmt.Sprintf("%s:%d", s.where, s.line)
-			}
+		if inTx {
+			s.failInTransaction()
 		}
 	}
 	if s.Timing {
@@ -209,6 +206,20 @@ func (s *Session) Run(ctx context.Context, sql string) error {
 		fmt.Fprintf(s.Err, "stats: %s, %s\n", sn.Line(), elapsed.Round(10*time.Microsecond))
 	}
 	return err
+}
+
+// failInTransaction marks the open transaction of a script as failed at
+// the piece being run, unless a piece failed in it already: its COMMIT
+// then sends nothing, the script having asked for all of its writes or
+// none.
+func (s *Session) failInTransaction() {
+	if s.tx == nil || s.scripts == 0 || s.txFailed != "" {
+		return
+	}
+	s.txFailed = fmt.Sprintf("line %d", s.line)
+	if s.where != "" {
+		s.txFailed = fmt.Sprintf("%s:%d", s.where, s.line)
+	}
 }
 
 func (s *Session) run(ctx context.Context, sql string) error {
