@@ -535,14 +535,7 @@ entities:
 				"DELETE FROM orders WHERE cust = 'c'",
 				"DELETE FROM issues WHERE repo = 'r'",
 			} {
-				res, err := fx.DB.Exec(ctx, sql)
-				if err != nil {
-					t.Errorf("%s: %v", sql, err)
-					continue
-				}
-				if want, _ := fx.Oracle.Exec(sql); res.RowsAffected != want {
-					t.Errorf("%s: %d rows affected, SQLite %d", sql, res.RowsAffected, want)
-				}
+				execAgree(t, fx, testkit.Select{SQL: sql})
 			}
 			// The items no entity describes are still there, untouched.
 			for _, k := range [][2]string{{"C#c", "ORDER#o1#ITEM#1"}, {"C#c", "ORDER#o1#ITEM#2"}, {"R#r", "ISSUE#1#COMMENT#c1"}, {"R#r", "ISSUE#10#COMMENT#c2"}} {

@@ -71,13 +71,7 @@ func TestItemsNoEntityDescribesInAnOverloadedIndexAreNoRows(t *testing.T) {
 				"UPDATE placements SET since = '2000-01-01' WHERE wh = 'w1'",
 				"DELETE FROM employees WHERE name LIKE 'A%'",
 			} {
-				res, err := fx.DB.Exec(ctx, sql)
-				if err != nil {
-					t.Fatalf("%s: %v", sql, err)
-				}
-				if want, _ := fx.Oracle.Exec(sql); res.RowsAffected != want {
-					t.Errorf("%s: %d rows affected, SQLite %d", sql, res.RowsAffected, want)
-				}
+				execAgree(t, fx, testkit.Select{SQL: sql})
 			}
 			for _, k := range foreign {
 				out, err := fx.Client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(fx.Mapping.Table),
@@ -119,13 +113,7 @@ func TestAnItemUnderAnEnrollmentsIndexKeysButNotItsSortKeyIsNoRow(t *testing.T) 
 				"UPDATE enrollments SET grade = 'Z' WHERE course_id = 'math204'",
 				"DELETE FROM enrollments WHERE course_id = 'math204'",
 			} {
-				res, err := fx.DB.Exec(ctx, sql)
-				if err != nil {
-					t.Fatalf("%s: %v", sql, err)
-				}
-				if want, _ := fx.Oracle.Exec(sql); res.RowsAffected != want {
-					t.Errorf("%s: %d rows affected, SQLite %d", sql, res.RowsAffected, want)
-				}
+				execAgree(t, fx, testkit.Select{SQL: sql})
 			}
 			out, err := fx.Client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(fx.Mapping.Table),
 				Key: map[string]types.AttributeValue{"PK": s("STU#a91"), "SK": s("NOTE#1")}})

@@ -55,20 +55,13 @@ const logicRows = `{"entity":"items","row":{"p":"1","id":"a","g":"x","a":1,"b":"
 // or HAVING clauses, it searches the FROM clause before searching in the
 // select_expr values") and PostgreSQL do; ORDER BY takes the alias.
 func TestGroupByNamesTheColumnBeforeTheAlias(t *testing.T) {
-	for _, b := range testkit.Backends() {
-		t.Run(b.Name, func(t *testing.T) {
-			fx := testkit.LoadText(t, b, logicMapping, logicRows)
-			for _, q := range []string{
-				"SELECT COUNT(*) AS a FROM items WHERE p = '1' GROUP BY a",
-				"SELECT COUNT(*) AS b, MAX(id) FROM items WHERE p = '1' GROUP BY b",
-				"SELECT a + 1 AS a, COUNT(*) FROM items WHERE p = '1' GROUP BY a",
-				"SELECT SUM(c) AS a, COUNT(*) FROM items WHERE p = '1' GROUP BY a",
-				"SELECT i.a AS x, COUNT(*) AS a FROM items i WHERE i.p = '1' GROUP BY x, a",
-			} {
-				t.Run(q, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: q}) })
-			}
-		})
-	}
+	agreeOnEveryBackend(t, logicMapping, logicRows,
+		"SELECT COUNT(*) AS a FROM items WHERE p = '1' GROUP BY a",
+		"SELECT COUNT(*) AS b, MAX(id) FROM items WHERE p = '1' GROUP BY b",
+		"SELECT a + 1 AS a, COUNT(*) FROM items WHERE p = '1' GROUP BY a",
+		"SELECT SUM(c) AS a, COUNT(*) FROM items WHERE p = '1' GROUP BY a",
+		"SELECT i.a AS x, COUNT(*) AS a FROM items i WHERE i.p = '1' GROUP BY x, a",
+	)
 }
 
 // On an open entity any name is an attribute, which must not hide a
@@ -277,20 +270,13 @@ entities:
 {"entity":"events","row":{"u":"1","date":"2024-01-03","id":"c"}}
 {"entity":"events","row":{"u":"1","date":"2024-01-04","id":"d"}}
 `
-	for _, b := range testkit.Backends() {
-		t.Run(b.Name, func(t *testing.T) {
-			fx := testkit.LoadText(t, b, design, rows)
-			for _, q := range []string{
-				// SQLite: c, b, a. dynosql: no row.
-				"SELECT id FROM events WHERE u = '1' ORDER BY date DESC LIMIT 9223372036854775807 OFFSET 1",
-				// SQLite: b, a. dynosql: no row.
-				"SELECT id FROM events WHERE u = '1' ORDER BY date DESC, id DESC LIMIT 9223372036854775807 OFFSET 2",
-				"SELECT id FROM events WHERE u = '1' ORDER BY date LIMIT 9223372036854775807 OFFSET 1",
-			} {
-				t.Run(q, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: q}) })
-			}
-		})
-	}
+	agreeOnEveryBackend(t, design, rows,
+		// SQLite: c, b, a. dynosql: no row.
+		"SELECT id FROM events WHERE u = '1' ORDER BY date DESC LIMIT 9223372036854775807 OFFSET 1",
+		// SQLite: b, a. dynosql: no row.
+		"SELECT id FROM events WHERE u = '1' ORDER BY date DESC, id DESC LIMIT 9223372036854775807 OFFSET 2",
+		"SELECT id FROM events WHERE u = '1' ORDER BY date LIMIT 9223372036854775807 OFFSET 1",
+	)
 }
 
 // A select-list alias is named in any case, as MySQL says ("nor are
@@ -314,20 +300,13 @@ entities:
 {"entity":"things","row":{"p":"1","id":"c","n":2}}
 {"entity":"things","row":{"p":"1","id":"d"}}
 `
-	for _, b := range testkit.Backends() {
-		t.Run(b.Name, func(t *testing.T) {
-			fx := testkit.LoadText(t, b, open, rows)
-			for _, q := range []string{
-				// SQLite: d, b, c, a. dynosql: a, b, c, d.
-				"SELECT id, n AS Total FROM things WHERE p = '1' ORDER BY total",
-				// SQLite: a, c, b, d. dynosql: a, b, c, d.
-				"SELECT id, n AS total FROM things WHERE p = '1' ORDER BY TOTAL DESC",
-				"SELECT id, n AS Total FROM things WHERE p = '1' ORDER BY Total",
-			} {
-				t.Run(q, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: q}) })
-			}
-		})
-	}
+	agreeOnEveryBackend(t, open, rows,
+		// SQLite: d, b, c, a. dynosql: a, b, c, d.
+		"SELECT id, n AS Total FROM things WHERE p = '1' ORDER BY total",
+		// SQLite: a, c, b, d. dynosql: a, b, c, d.
+		"SELECT id, n AS total FROM things WHERE p = '1' ORDER BY TOTAL DESC",
+		"SELECT id, n AS Total FROM things WHERE p = '1' ORDER BY Total",
+	)
 }
 
 // ORDER BY a position past int64 is no column: a plain SELECT says so,
@@ -343,5 +322,18 @@ func TestUnionOrderByAPositionPastInt64IsRefused(t *testing.T) {
 		if rows, err := fx.Query(context.Background(), q); !errors.Is(err, dynosql.ErrInvalid) {
 			t.Errorf("%s: %v, %v; want an error (%v)", q, rows, err, dynosql.ErrInvalid)
 		}
+	}
+}
+
+// agreeOnEveryBackend loads the design with its rows on each backend and
+// checks that every query returns SQLite's rows.
+func agreeOnEveryBackend(t *testing.T, design, rows string, queries ...string) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, design, rows)
+			for _, q := range queries {
+				t.Run(q, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: q}) })
+			}
+		})
 	}
 }
