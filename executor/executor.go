@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -50,9 +51,11 @@ func (ex *Executor) Offline() bool { return ex.client == nil }
 // statement's stats counter, if the context carries one that counts
 // requests.
 func (ex *Executor) optFns(ctx context.Context) []func(*dynamodb.Options) {
-	fns := ex.opts.OnRequest
+	// Capped, so that a caller appending its own options (a count of
+	// attempts) writes a copy, never the array other requests share.
+	fns := slices.Clip(ex.opts.OnRequest)
 	if s := StatsFrom(ctx); s != nil && !s.warningsOnly {
-		fns = append(fns[:len(fns):len(fns)], s.attach)
+		fns = append(fns, s.attach)
 	}
 	return fns
 }
