@@ -659,17 +659,7 @@ func TestPublishedShapesAgreeWithSQLite(t *testing.T) {
 				for _, stmt := range shape.stmts {
 					sql, sqlite, _ := strings.Cut(stmt, sqliteSpelling)
 					if !strings.HasPrefix(sql, "SELECT") {
-						res, err := fx.DB.Exec(ctx, sql)
-						if err != nil {
-							t.Fatalf("%s: %v", sql, err)
-						}
-						want, err := fx.Oracle.Exec(cmp.Or(sqlite, sql))
-						if err != nil {
-							t.Fatalf("sqlite: %s: %v", stmt, err)
-						}
-						if res.RowsAffected != want {
-							t.Errorf("%s: %d rows affected, SQLite %d", sql, res.RowsAffected, want)
-						}
+						execAgree(t, fx, testkit.Select{SQL: sql, SQLite: sqlite})
 						continue
 					}
 					t.Run(sql, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: sql, SQLite: sqlite}) })
