@@ -135,6 +135,19 @@ func TestOpenChecksTheTableExists(t *testing.T) {
 	}
 }
 
+// OpenEmbedded without a mapping is an error, not a panic: the table it
+// creates is the mapping's, and the embedded server cannot serve raw
+// tables (it reports no key types).
+func TestOpenEmbeddedWithoutAMappingIsAnError(t *testing.T) {
+	db, err := dynosql.OpenEmbedded(context.Background(), nil)
+	if db != nil {
+		_ = db.Close()
+	}
+	if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "needs a mapping") {
+		t.Errorf("got %v, want an invalid error saying a mapping is needed", err)
+	}
+}
+
 func TestScanIntoCommonTypes(t *testing.T) {
 	fx := testkit.Load(t, embedded, "school")
 	rows, err := fx.DB.Query(context.Background(),

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/dynosql/dynosql/internal/backend"
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/mapping"
 )
 
@@ -21,8 +22,14 @@ var (
 
 // OpenEmbedded starts an in-memory DynamoDB on a loopback port inside
 // this process, creates the mapping's table in it, empty, and opens a DB
-// over it with the ordinary SDK client. Close stops the server.
+// over it with the ordinary SDK client. Close stops the server. It needs
+// a mapping: the embedded server reports no key types, so its tables
+// cannot be read raw.
 func OpenEmbedded(ctx context.Context, m *mapping.Mapping, opts ...Option) (*DB, error) {
+	if m == nil {
+		return nil, errs.New(errs.Invalid, "OpenEmbedded needs a mapping: the table it makes is the mapping's").
+			WithHint("load one with mapping.Load, or use OpenDemo for the built-in school dataset")
+	}
 	srv, err := backend.StartEmbedded()
 	if err != nil {
 		return nil, err
