@@ -9,7 +9,6 @@
 package draft
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -73,20 +72,9 @@ type Input struct {
 // Draft returns the mapping drafted from in, as YAML with comments. It
 // fails only on a bug: whatever the items, the draft must load.
 func Draft(in Input) ([]byte, error) {
-	for {
-		d := newDrafter(in)
-		d.infer()
-		half := d.halfIndexes()
-		if len(half) == 0 {
-			return d.finish()
-		}
-		// A global index keyed by a table key and another attribute that
-		// some entity lacks cannot be mapped: leave it out, and draft again.
-		in.Table.Indexes = slices.DeleteFunc(slices.Clone(in.Table.Indexes), func(ix Index) bool { return half[ix.Name] != "" })
-		for _, n := range sortedKeys(half) {
-			in.dropped = append(in.dropped, fmt.Sprintf("Index %s is left out: %s", n, half[n]))
-		}
-	}
+	d := newDrafter(in)
+	d.infer()
+	return d.finish()
 }
 
 // keyAttrs returns every key attribute of the table and its indexes: the

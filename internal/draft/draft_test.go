@@ -233,19 +233,41 @@ func TestItemsOfATypeWithAnotherKeyShapeAreLeftOutAndSaidSo(t *testing.T) {
 }
 
 // A global index keyed by the table's partition key and an attribute
-// that only some entities hold cannot be mapped: every entity has the
-// first key, and the mapping refuses half an index.
-func TestAnIndexSomeEntityIsHalfInIsLeftOut(t *testing.T) {
+// that only some entities hold is drafted: the entities with the
+// attribute are in it, the others are not, as the mapping says by
+// leaving the attribute out.
+func TestAnIndexOnATableKeyHoldsTheEntitiesWithItsOtherKey(t *testing.T) {
 	in := draft.Input{Table: table(draft.Index{Name: "ByDate", PartitionKey: "PK", SortKey: "created"}), Items: []draft.Item{
 		item("PK", "USER#u1", "SK", "PROFILE", "created", "2024-01-01"),
 		item("PK", "USER#u1", "SK", "ORDER#o1"),
 	}}
 	m, out := drafted(t, in, map[int]string{0: "users", 1: "orders"})
-	if len(m.Indexes) != 0 {
-		t.Errorf("indexes %v, want none", m.IndexNames())
+	if got := m.IndexNames(); !slices.Equal(got, []string{"ByDate"}) {
+		t.Fatalf("indexes %v, want ByDate\n%s", got, out)
 	}
-	if !strings.Contains(out, "# Index ByDate is left out: its keys are PK and created, and the item PK = \"USER#u1\", SK = \"ORDER#o1\" holds only the first; a mapping cannot say that.") {
-		t.Errorf("the draft does not say why ByDate is left out:\n%s", out)
+	if !inIndex(m.Entities["users"], "ByDate") || inIndex(m.Entities["orders"], "ByDate") {
+		t.Errorf("want users in ByDate and orders not:\n%s", out)
+	}
+}
+
+func inIndex(e *mapping.Entity, index string) bool {
+	return slices.ContainsFunc(e.Paths(), func(p *mapping.AccessPath) bool { return p.Index == index })
+}
+
+// An entity that holds one of an index's own keys and not the other is
+// not in the index: the lone key is a plain column, since DynamoDB does
+// not project an item without both.
+func TestALoneIndexKeyIsAPlainColumn(t *testing.T) {
+	in := draft.Input{Table: table(draft.Index{Name: "GSI1", PartitionKey: "GSI1PK", SortKey: "GSI1SK"}), Items: []draft.Item{
+		item("PK", "USER#u1", "SK", "PROFILE", "GSI1PK", "EMAIL#a@x"),
+		item("PK", "USER#u1", "SK", "ORDER#o1", "GSI1PK", "ORDER#o1", "GSI1SK", "2024-01-01"),
+	}}
+	m, out := drafted(t, in, map[int]string{0: "users", 1: "orders"})
+	if inIndex(m.Entities["users"], "GSI1") || !inIndex(m.Entities["orders"], "GSI1") {
+		t.Errorf("want orders in GSI1 and users not:\n%s", out)
+	}
+	if m.Entities["users"].Columns["GSI1PK"] != "S" {
+		t.Errorf("users should keep GSI1PK as a plain column:\n%s", out)
 	}
 }
 

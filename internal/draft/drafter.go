@@ -172,30 +172,6 @@ func (d *drafter) separate() {
 	}
 }
 
-// halfIndexes returns the global indexes some entity would be in by one
-// key only: a key of the table, which every entity has, without the
-// index's other key. The mapping refuses that.
-func (d *drafter) halfIndexes() map[string]string {
-	half := map[string]string{}
-	for _, ix := range d.t.Indexes {
-		if ix.Local || ix.SortKey == "" {
-			continue // an index of one key is never half held
-		}
-		for _, e := range d.entities {
-			hasPK, hasSK := e.keys[ix.PartitionKey] != nil, e.keys[ix.SortKey] != nil
-			if hasPK != hasSK && half[ix.Name] == "" {
-				which := "first"
-				if hasSK {
-					which = "second"
-				}
-				half[ix.Name] = fmt.Sprintf("its keys are %s and %s, and %s holds only the %s; a mapping cannot say that",
-					ix.PartitionKey, ix.SortKey, d.example(e), which)
-			}
-		}
-	}
-	return half
-}
-
 // overlap reports whether an item could match both entities' base keys,
 // as the mapping judges it: literal text at both ends of each template.
 func (d *drafter) overlap(a, b *entity) bool {
