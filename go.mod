@@ -14,6 +14,7 @@ require (
 	github.com/goccy/go-yaml v1.19.2
 	github.com/jedib0t/go-pretty/v6 v6.8.3
 	github.com/mattn/go-isatty v0.0.24
+	github.com/mattn/go-runewidth v0.0.16
 	github.com/spf13/pflag v1.1.0
 	github.com/truora/minidyn v0.8.2
 	github.com/xwb1989/sqlparser v0.0.0-20180606152119-120387863bf2
@@ -37,7 +38,6 @@ require (
 	github.com/cockroachdb/datadriven v1.0.3 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/mattn/go-runewidth v0.0.16 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect

@@ -337,3 +337,36 @@ func agreeOnEveryBackend(t *testing.T, design, rows string, queries ...string) {
 		})
 	}
 }
+
+// Arithmetic, SUM and AVG over a column of another type than N are
+// refused when the statement is planned, as comparisons of two types and
+// SET n = n + 1 on a string column are. They were planned and failed
+// only when a row came (after the header was printed), and over no row
+// gave NULL and no error: whether the statement was wrong hung on the
+// data.
+func TestArithmeticOnTextIsRefusedBeforeAnythingRuns(t *testing.T) {
+	fx := testkit.LoadText(t, testkit.Backends()[1], logicMapping, logicRows)
+	for _, q := range []string{
+		"SELECT SUM(b) FROM items WHERE p = 'nobody'",
+		"SELECT AVG(b) FROM items WHERE p = '1'",
+		"SELECT b + 1 FROM items WHERE p = '1'",
+		"SELECT id FROM items WHERE p = 'nobody' AND b + 1 > 0",
+		"SELECT id FROM items WHERE p = '1' ORDER BY b * 2",
+		"SELECT id, COUNT(*) FROM items WHERE p = '1' GROUP BY id HAVING SUM(b) > 0",
+		"SELECT f + 1 FROM items WHERE p = '1'",
+		"SELECT id FROM items WHERE p = '1' AND a = 'x' + 1",
+	} {
+		_, err := fx.DB.Explain(q)
+		if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "needs numbers") {
+			t.Errorf("%s: planned (%v); want it refused: it needs numbers", q, err)
+		}
+	}
+	for _, q := range []string{
+		"SELECT SUM(a), AVG(c), MIN(b), MAX(b), COUNT(b) FROM items WHERE p = '1'",
+		"SELECT a * 2, -c FROM items WHERE p = '1' AND a + 1 > 2 ORDER BY c / 2",
+	} {
+		if _, err := fx.DB.Explain(q); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+}

@@ -605,3 +605,52 @@ func TestBinariesAndNumbersPastFloat64KeepEveryByteAndDigit(t *testing.T) {
 		})
 	}
 }
+
+// typedOverlapMapping: an order's id may hold "#LINE#1", which makes
+// its key the key of an order line; the type attribute tells them apart.
+const typedOverlapMapping = `
+table: Orders
+partition_key: PK
+sort_key: SK
+type_attribute: T
+entities:
+  orders:
+    type: order
+    keys: {PK: "C#{c}", SK: "ORDER#{id}#META"}
+    columns: {c: S, id: S, v: S}
+  lines:
+    type: line
+    keys: {PK: "C#{c}", SK: "ORDER#{id}#LINE#{ln}"}
+    columns: {c: S, id: S, ln: S, v: S}
+`
+
+// An INSERT whose key an item of another entity holds (an order whose
+// id holds the separator and the line's literal) is a conflict that names
+// that item: "lines (c='x', id='a', ln='1#META') already exists" sent the
+// user looking for a line no SELECT of lines shows. DynamoDB returns the
+// item with the failure (ALL_OLD); the embedded backend does not, and
+// keeps the general message.
+func TestAConflictWithAnotherEntitysItemNamesIt(t *testing.T) {
+	ctx := context.Background()
+	fx := testkit.LoadText(t, testkit.Backends()[0], typedOverlapMapping, "")
+	if _, err := fx.DB.Exec(ctx, "INSERT INTO orders (c, id, v) VALUES ('x', 'a#LINE#1', 'o')"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := fx.Query(ctx, "SELECT id, ln FROM lines WHERE c = 'x'"); err != nil || len(got) != 0 {
+		t.Fatalf("lines: %v, %v; want none", got, err)
+	}
+	for _, sql := range []string{
+		"INSERT INTO lines (c, id, ln, v) VALUES ('x', 'a', '1#META', 'l')",
+		"INSERT INTO lines (c, id, ln, v) VALUES ('x', 'b', '1', 'l'), ('x', 'a', '1#META', 'l')",
+	} {
+		_, err := fx.DB.Exec(ctx, sql)
+		if !errors.Is(err, dynosql.ErrConflict) || strings.Contains(err.Error(), "already exists") ||
+			!strings.Contains(err.Error(), "already holds a row of orders (c='x', id='a#LINE#1')") {
+			t.Errorf("%s: %v; want a conflict naming the order that holds the key", sql, err)
+		}
+	}
+	// A row of the entity itself is still one that already exists.
+	if _, err := fx.DB.Exec(ctx, "INSERT INTO orders (c, id, v) VALUES ('x', 'a#LINE#1', 'o')"); !errors.Is(err, dynosql.ErrConflict) || !strings.Contains(err.Error(), "orders (c='x', id='a#LINE#1') already exists") {
+		t.Errorf("a second order a#LINE#1: %v", err)
+	}
+}

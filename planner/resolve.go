@@ -23,6 +23,9 @@ type scope struct {
 	// inner, when not -1, is the subquery slot whose WHERE is being
 	// resolved: its columns come first, then the outer tables'.
 	inner int
+	// setting is true while an UPDATE's SET is resolved: assignments
+	// says itself what arithmetic a SET may hold (checkTypes leaves it).
+	setting bool
 }
 
 func newScope(sql string, cat Catalog) *scope {
@@ -228,8 +231,33 @@ func (s *scope) checkTypes(e parser.Expr) error {
 		err = errs.New(errs.Invalid, "%s is %s but is compared with %s %s", what, typeWord[ta], typeWord[tb], parser.Format(b)).
 			At(s.sql, pos).WithHint("%s", hint)
 	}
+	// Arithmetic, SUM and AVG need numbers: over a column of another
+	// type they failed only once a row was read (after the header was
+	// printed), or gave NULL and no error where no row was, while the
+	// same arithmetic in an UPDATE's SET was refused before anything ran.
+	number := func(what string, x parser.Expr) {
+		t := exprType(s, x)
+		if err != nil || t == "" || t == "N" {
+			return
+		}
+		pos := -1
+		if c, ok := x.(*parser.Column); ok {
+			pos = c.Pos
+		}
+		err = errs.New(errs.Invalid, "%s needs numbers, but %s is %s", what, parser.Format(x), typeWord[t]).
+			At(s.sql, pos).WithHint("arithmetic, SUM and AVG take number (N) columns; MIN, MAX and COUNT take any")
+	}
 	parser.Walk(e, func(x parser.Expr) bool {
 		switch x := x.(type) {
+		case *parser.Arith:
+			if !s.setting {
+				number("arithmetic", x.L)
+				number("arithmetic", x.R)
+			}
+		case *parser.Func:
+			if (x.Name == "SUM" || x.Name == "AVG") && len(x.Args) == 1 {
+				number(x.Name, x.Args[0])
+			}
 		case *parser.Compare:
 			check(x.L, x.R)
 		case *parser.In:

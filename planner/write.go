@@ -216,7 +216,9 @@ func (p *Planner) assignments(sc *scope, e *mapping.Entity, alias string, in []p
 				WithHint("keep one SET %s = ...", a.Column)
 		}
 		seen[a.Column] = true
+		sc.setting = true
 		x, err := sc.resolve(a.Expr, args)
+		sc.setting = false
 		if err != nil {
 			return nil, err
 		}

@@ -27,6 +27,11 @@ func TestDetailEchoesAboutALineAroundThePosition(t *testing.T) {
 		{"a tab shows as a space", "a\tb", 2, "a b", 2},
 		{"the CR of a CRLF line ending is not shown", "SELECT x\r\nFROM t", 2, "SELECT x", 2},
 		{"characters count as one column each", "ÅÄÖ x", 7, "ÅÄÖ x", 4},
+		// A terminal gives wide text and emoji two columns, a combining
+		// mark none: the caret counted characters, and stood under the
+		// space before x instead of x, or past it.
+		{"wide characters count as two columns", "k = '日本😀' AND x", len("k = '日本😀' AND "), "k = '日本😀' AND x", 17},
+		{"a combining mark takes no column", "k = 'e\u0301' AND x", len("k = 'e\u0301' AND "), "k = 'e\u0301' AND x", 12},
 		{"a position past the end is at the end", "abc", 10, "abc", 3},
 	}
 	for _, tt := range tests {

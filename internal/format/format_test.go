@@ -338,3 +338,25 @@ func TestCSVTellsEmptyFromNullAndReadsBack(t *testing.T) {
 		t.Errorf("read back %q, want %q", got, want)
 	}
 }
+
+// A markdown cell shows its value when rendered: go-pretty writes a
+// newline as <br/>, so the value "a<br/>b" printed as "a\nb" did, and
+// "<b>x</b>", "*x*" and "a_b_" rendered as markup, losing characters.
+// Every one is escaped, and the two values print apart.
+func TestMarkdownCellsRenderAsTheirValues(t *testing.T) {
+	src := &Static{
+		Cols: []string{"v"},
+		Data: [][]value.Value{{"a\nb"}, {"a<br/>b"}, {"<b>x</b> & *y* a_b_ `c` ~~d~~ [e](f)"}},
+	}
+	var b strings.Builder
+	if _, err := (&Printer{W: &b, F: Markdown}).Rows(src); err != nil {
+		t.Fatal(err)
+	}
+	want := "| v |\n| --- |\n" +
+		"| a<br/>b |\n" +
+		`| a\<br/\>b |` + "\n" +
+		`| \<b\>x\</b\> \& \*y\* a\_b\_ \` + "`c\\` \\~\\~d\\~\\~ \\[e\\](f) |\n"
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
