@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -65,6 +66,49 @@ func (ex *Executor) conflict(e *mapping.Entity, row mapping.Row, format string, 
 		msg += "; " + fmt.Sprintf(format, args...)
 	}
 	return &errs.ConditionFailedError{Base: errs.New(errs.Conflict, "%s", msg), Entity: e.Name, Key: keyStrings(key)}
+}
+
+// conflictHeld is conflict for an INSERT refused because held, the item
+// DynamoDB found under the row's key (ALL_OLD; nil when unknown), is
+// there. When held is no row of e (an item of another entity whose key
+// renders alike, "ORDER#{id}#META" with id "a#LINE#1" against
+// "ORDER#{id}#LINE#{ln}", told apart by the type attribute, or an item
+// no entity describes), saying that a row of e already exists sent the
+// user looking for a row no SELECT of e shows: the message names what
+// holds the key instead.
+func (ex *Executor) conflictHeld(e *mapping.Entity, row mapping.Row, held map[string]types.AttributeValue, format string, args ...any) error {
+	err := ex.conflict(e, row, format, args...)
+	if len(held) == 0 {
+		return err
+	}
+	m := e.Mapping()
+	var all []*mapping.Entity
+	for _, name := range m.EntityNames() {
+		all = append(all, m.Entities[name])
+	}
+	owner := m.Classify(held, all)
+	if owner == e {
+		return err
+	}
+	var keys []string
+	for _, attr := range m.BaseKeyAttrs() {
+		if av, ok := held[attr]; ok {
+			keys = append(keys, attr+" = "+strconv.Quote(mapping.Text(av)))
+		}
+	}
+	what := "an item no entity of the mapping describes"
+	if owner != nil {
+		what = "a row of " + owner.Name + " " + keyDesc(owner, owner.Decode(held))
+	}
+	var ce *errs.ConditionFailedError
+	if errors.As(err, &ce) {
+		msg := e.Name + " " + keyDesc(e, row) + " cannot be written: its key (" + strings.Join(keys, ", ") + ") already holds " + what
+		if format != "" {
+			msg += "; " + fmt.Sprintf(format, args...)
+		}
+		ce.Base.Message = msg
+	}
+	return err
 }
 
 // note appends what landed to an error's message.

@@ -45,12 +45,12 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 		return ex.upsert(ctx, ins, rows, items)
 	}
 	if len(rows) == 1 {
-		ok, err := ex.putNew(ctx, ins, items[0])
+		ok, held, err := ex.putNew(ctx, ins, items[0])
 		if err != nil {
 			return nil, unsure(err, ins.Entity, rows[0], "inserted", "the copies written before it were not filled", ins.Earlier)
 		}
 		if !ok {
-			return nil, ex.conflict(ins.Entity, rows[0], "nothing was written")
+			return nil, ex.conflictHeld(ins.Entity, rows[0], held, "nothing was written")
 		}
 		res := &Result{Affected: 1}
 		return res, ex.fanOuts(ctx, res, ins.Entity, ins.Earlier, rows)
@@ -64,7 +64,7 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 		reasons, err := ex.transact(ctx, tx)
 		if err != nil {
 			if i := firstFailed(reasons); i >= 0 {
-				err = ex.conflict(ins.Entity, rows[start+i], "row %d of %d", start+i+1, len(rows))
+				err = ex.conflictHeld(ins.Entity, rows[start+i], reasons[i].Item, "row %d of %d", start+i+1, len(rows))
 			}
 			rejected := len(reasons) > 0 || !mayHaveLanded(err)
 			msg := insertStopped(start, end, len(rows), rejected)
@@ -254,7 +254,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 	for i, row := range rows {
 		done := false
 		for attempt := 0; attempt < 3 && !done; attempt++ {
-			put, err := ex.putNew(ctx, ins, items[i])
+			put, _, err := ex.putNew(ctx, ins, items[i])
 			if err != nil {
 				return &Result{Affected: int64(i)}, upsertStopped(err, ins, rows, i, updated, inserted)
 			}
@@ -464,23 +464,25 @@ func (ex *Executor) sources(ctx context.Context, c *mapping.Copy, keys []value.V
 // lost, DYNAMODB.md 4.4) and the item there is the one being written,
 // the first attempt landed: that is a write, not a duplicate. The item
 // comes with the failure (ALL_OLD), or, from a backend that leaves it
-// out, from a strongly consistent GetItem.
-func (ex *Executor) putNew(ctx context.Context, ins *planner.InsertRows, it map[string]types.AttributeValue) (bool, error) {
+// out, from a strongly consistent GetItem. When the put was refused, it
+// also returns the item found under the key, if DynamoDB said, for the
+// conflict's message.
+func (ex *Executor) putNew(ctx context.Context, ins *planner.InsertRows, it map[string]types.AttributeValue) (bool, map[string]types.AttributeValue, error) {
 	in, err := ins.PutInput(it)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	var attempts atomic.Int32
 	_, err = ex.client.PutItem(ctx, in, append(ex.optFns(ctx), countAttempts(&attempts))...)
 	ccf, failed := isConditionFailed(err)
 	if !failed {
 		if err != nil {
-			return false, backendError("PutItem", err)
+			return false, nil, backendError("PutItem", err)
 		}
-		return true, nil
+		return true, nil, nil
 	}
 	if attempts.Load() < 2 {
-		return false, nil
+		return false, ccf.Item, nil
 	}
 	found := ccf.Item
 	if found == nil {
@@ -490,11 +492,11 @@ func (ex *Executor) putNew(ctx context.Context, ins *planner.InsertRows, it map[
 		}
 		got, err := ex.client.GetItem(ctx, ins.ReadBackInput(key), ex.optFns(ctx)...)
 		if err != nil {
-			return false, note(backendError("GetItem", err), "the insert was sent twice and may have landed the first time")
+			return false, nil, note(backendError("GetItem", err), "the insert was sent twice and may have landed the first time")
 		}
 		found = got.Item
 	}
-	return sameItem(it, found), nil
+	return sameItem(it, found), found, nil
 }
 
 // countAttempts counts into n the attempts the SDK makes to send one
