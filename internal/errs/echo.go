@@ -3,6 +3,8 @@ package errs
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // An error shows a line of the statement whole when it has at most
@@ -15,7 +17,7 @@ const (
 )
 
 // echoLine returns the part of s's line holding byte offset pos that an
-// error shows, and pos's column in it (in characters, for the caret).
+// error shows, and pos's column in it (in terminal columns, for the caret).
 // A line longer than echoWhole characters is cut to echoWidth of them
 // around pos, with "..." where it was cut. Tabs show as one space, other control
 // characters as their Unicode picture (NUL as ␀), bytes that are not
@@ -35,7 +37,7 @@ func echoLine(s string, pos int) (string, int) {
 	before := shown(s[start:pos])
 	after := shown(s[pos:end])
 	if len(before)+len(after) <= echoWhole {
-		return string(before) + string(after), len(before)
+		return string(before) + string(after), width(before)
 	}
 	// Keep 40 characters before the position, more when the line ends
 	// soon after it.
@@ -47,7 +49,20 @@ func echoLine(s string, pos int) (string, int) {
 	if keepAfter := echoWidth - len(before); len(after) > keepAfter {
 		after, post = after[:keepAfter], "..."
 	}
-	return pre + string(before) + string(after) + post, len(pre) + len(before)
+	return pre + string(before) + string(after) + post, len(pre) + width(before)
+}
+
+// width is the number of terminal columns rs take: a character of East
+// Asian wide text or an emoji takes two, a combining mark none. The caret
+// is indented by it, not by the count of characters, so that it stays
+// under the position past '日本' or '😀' (the table output measures cells
+// the same way).
+func width(rs []rune) int {
+	n := 0
+	for _, r := range rs {
+		n += runewidth.RuneWidth(r)
+	}
+	return n
 }
 
 // shown returns s as the runes an error prints for it, one per column.
