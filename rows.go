@@ -2,7 +2,6 @@ package dynosql
 
 import (
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -156,9 +155,9 @@ func scanOne(dest any, v value.Value) error {
 		case value.Binary:
 			*d = slices.Clone([]byte(x))
 		default:
-			b, err := json.Marshal(value.JSON(v))
-			*d = b
-			return err
+			// value.Text, as a *string gets and the shell prints: JSON
+			// with <, > and & as they are (json.Marshal wrote \u003c).
+			*d = []byte(value.Text(v))
 		}
 	case *bool:
 		b, ok := v.(bool)
@@ -212,6 +211,5 @@ func DriverValue(v any) any {
 	case value.Binary:
 		return slices.Clone([]byte(x)) // a sql.Scanner may keep it; the row's may be a cached plan's
 	}
-	b, _ := json.Marshal(value.JSON(v))
-	return string(b)
+	return value.Text(v) // JSON with <, > and & as they are, as Rows.Scan into a *string gives
 }

@@ -247,7 +247,7 @@ func TestDocumentsHoldingAnglesScanAsOneText(t *testing.T) {
 	}
 	var d [2]string
 	db := sql.OpenDB(driver.NewConnector(fx.DB))
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	if err := db.QueryRowContext(ctx, q).Scan(&d[0], &d[1]); err != nil {
 		t.Fatal(err)
 	}

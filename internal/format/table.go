@@ -224,11 +224,20 @@ func count(n int) string {
 
 // markdown renders rows as a GitHub markdown table. go-pretty escapes
 // | but not the backslash, so a value holding \| or ending in \ would
-// end its cell early: backslashes are doubled first.
+// end its cell early: backslashes are doubled first. The characters a
+// renderer reads as inline markup or HTML are escaped too: go-pretty
+// writes a newline as <br/>, so the value "a<br/>b" read as "a\nb", "<b>x"
+// as a bold x, and "*x*" or "a_b_" lost their * and _.
 func markdown(cols []string, rows [][]value.Value, header bool) string {
-	show := func(s string) string { return strings.ReplaceAll(visible(s), `\`, `\\`) }
+	show := func(s string) string { return markdownEscaper.Replace(visible(s)) }
 	return newTable(cols, rows, measure(cols, rows), header, false, show).RenderMarkdown()
 }
+
+// markdownEscaper puts a backslash before the backslash and the ASCII
+// punctuation GitHub markdown reads as inline markup or HTML in a cell
+// (CommonMark lets any ASCII punctuation be escaped so).
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "~", `\~`,
+	"[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "&", `\&`)
 
 // visible writes a carriage return as \r and the other control
 // characters but newline and tab as \xHH (\u00HH above 0x7f), as psql's
