@@ -219,6 +219,13 @@ func (c *converter) comparison(e *sqlparser.ComparisonExpr, clause string) (Expr
 func (c *converter) unary(e *sqlparser.UnaryExpr, clause string) (Expr, *errs.Error) {
 	switch e.Operator {
 	case sqlparser.UPlusStr, sqlparser.UMinusStr:
+	case sqlparser.BinaryStr, sqlparser.UBinaryStr:
+		// MySQL's way to compare case-sensitively (s = BINARY 'Ann', s
+		// LIKE BINARY 'A%', _binary'x'): the hint about NOT and + - * /
+		// said nothing of that, and dynosql's strings already compare so.
+		op := strings.TrimSpace(e.Operator)
+		return nil, c.unsupported(c.findText(op), "%s is not supported", strings.ToUpper(op)).
+			WithHint("strings already compare by their UTF-8 bytes, case-sensitively, as DynamoDB does (LIKE too): drop %s", strings.ToUpper(op))
 	default:
 		return nil, c.unsupported(c.findText(strings.TrimSpace(e.Operator)), "operator %s is not supported", strings.ToUpper(strings.TrimSpace(e.Operator))).
 			WithHint("use NOT for negation; arithmetic is limited to + - * /")
