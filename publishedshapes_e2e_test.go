@@ -8,7 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/internal/testkit"
 )
 
@@ -636,6 +640,111 @@ entities:
 			},
 		},
 	},
+	{
+		// AWS's device state log (amazon-dynamodb-design-patterns,
+		// examples/device-state-log, MIT-0): a device's logs under the
+		// composite sort key "State#Date" (an attribute name holding
+		// "#"), GSI1 on the plain attributes Operator and Date (Date in
+		// place, and inside the table's sort key too), and the sparse
+		// GSI2 on EscalatedTo and the table's own sort key. Logs no
+		// operator took yet are out of GSI1.
+		keyShape: keyShape{name: "device state log", mapping: deviceStateLogMapping,
+			rows: deviceStateLogRows,
+			stmts: []string{
+				"SELECT State, Date, Detail FROM logs WHERE device = '12345' AND State = 'WARNING1' ORDER BY Date DESC",
+				"SELECT State, Date FROM logs WHERE device = '12345' ORDER BY State DESC, Date DESC LIMIT 3",
+				"SELECT State, Date FROM logs WHERE device = '12345' AND State LIKE 'WARNING1%'",
+				"SELECT State, Date FROM logs WHERE device = '12345' AND State BETWEEN 'WARNING1' AND 'WARNING1 '",
+				"SELECT State, Date FROM logs WHERE device = '12345' AND State = 'WARNING1' AND Date BETWEEN '2020-04-24' AND '2020-04-24T23'",
+				"SELECT device, State, Date FROM logs WHERE Operator = 'Liz' AND Date BETWEEN '2020-04-20' AND '2020-04-25'",
+				"SELECT device, State, Date FROM logs WHERE Operator = 'Liz' ORDER BY Date DESC LIMIT 2",
+				"SELECT device, State, Date FROM logs WHERE EscalatedTo = 'Sara' AND State = 'WARNING4' AND Date LIKE '2020-04-27%'",
+				"SELECT device, State, Date FROM logs WHERE EscalatedTo = 'Sara' AND State LIKE 'WARNING%' ORDER BY State DESC, Date DESC LIMIT 2",
+				"SELECT State, COUNT(*), MAX(Date) FROM logs WHERE device IN ('12345', '11223') GROUP BY State",
+				"SELECT a.Date, b.device FROM logs a JOIN logs b ON b.Operator = a.Operator AND b.Date > a.Date WHERE a.device = '11223' AND a.State = 'WARNING4'",
+				"UPDATE logs SET EscalatedTo = 'Sara' WHERE device = '12345' AND State = 'WARNING1' AND Date = '2020-04-24T14:40:00'",
+				"UPDATE logs SET EscalatedTo = NULL WHERE EscalatedTo = 'Sara' AND State = 'WARNING4' AND Date < '2020-04-28'",
+				"UPDATE logs SET State = 'NORMAL' WHERE device = '11223' AND State = 'WARNING4' AND Date = '2020-04-28T08:00:00'",
+				"UPDATE logs SET Date = '2020-05-01T00:00:00' WHERE Operator = 'Liz' AND Date < '2020-04-22'",
+				"UPDATE logs SET Operator = 'Max' WHERE device = '11223' AND Operator IS NULL",
+				"INSERT INTO logs (device, State, Date, Detail) VALUES ('99', 'WARNING1', '2020-06-01', 'new')",
+				"DELETE FROM logs WHERE EscalatedTo = 'Sara' AND State = 'WARNING2'",
+				"SELECT device, State, Date, Operator, EscalatedTo, Detail FROM logs WHERE device IN ('12345', '11223', '22334', '99')",
+				"SELECT device, State, Date FROM logs WHERE Operator IN ('Liz', 'Max', 'Tom')",
+				"SELECT device, State, Date FROM logs WHERE EscalatedTo IN ('Sara', 'Bob')",
+			},
+		},
+	},
+}
+
+// deviceStateLogMapping is AWS's device state log (see publishedShapes).
+const deviceStateLogMapping = `
+table: DeviceStateLog
+partition_key: DeviceID
+sort_key: "State#Date"
+indexes:
+  GSI1: {partition_key: Operator, sort_key: Date}
+  GSI2: {partition_key: EscalatedTo, sort_key: "State#Date"}
+entities:
+  logs:
+    keys: {DeviceID: "d#{device}", "State#Date": "{State}#{Date}", Operator: "{Operator}", Date: "{Date}", EscalatedTo: "{EscalatedTo}"}
+    columns: {device: S, State: S, Date: S, Operator: S, EscalatedTo: S, Detail: S}
+    optional: [GSI1, GSI2]
+`
+
+const deviceStateLogRows = `{"entity":"logs","row":{"device":"12345","State":"WARNING1","Date":"2020-04-24T14:40:00","Operator":"Liz","Detail":"a"}}
+{"entity":"logs","row":{"device":"12345","State":"WARNING1","Date":"2020-04-24T14:45:00","Operator":"Liz","Detail":"b"}}
+{"entity":"logs","row":{"device":"12345","State":"WARNING2","Date":"2020-04-24T14:50:00","Operator":"Liz","Detail":"c","EscalatedTo":"Sara"}}
+{"entity":"logs","row":{"device":"12345","State":"WARNING1","Date":"2020-04-25T09:00:00","Operator":"Charlie","Detail":"d"}}
+{"entity":"logs","row":{"device":"12345","State":"WARNING10","Date":"2020-04-20T09:00:00","Operator":"Liz","Detail":"x10"}}
+{"entity":"logs","row":{"device":"12345","State":"WARNING1 ","Date":"2020-04-21T09:00:00","Operator":"Liz","Detail":"sp"}}
+{"entity":"logs","row":{"device":"11223","State":"WARNING3","Date":"2020-04-27T11:20:00","Operator":"Tom","Detail":"e","EscalatedTo":"Sara"}}
+{"entity":"logs","row":{"device":"11223","State":"WARNING4","Date":"2020-04-27T11:25:00","Operator":"Tom","Detail":"f","EscalatedTo":"Sara"}}
+{"entity":"logs","row":{"device":"11223","State":"WARNING4","Date":"2020-04-28T08:00:00","Operator":"Liz","Detail":"g","EscalatedTo":"Sara"}}
+{"entity":"logs","row":{"device":"11223","State":"WARNING4","Date":"2020-04-29T08:00:00","Detail":"h"}}
+{"entity":"logs","row":{"device":"22334","State":"NORMAL","Date":"2020-04-26T00:00:00","Operator":"Liz","Detail":"i","EscalatedTo":"Bob"}}
+`
+
+// A log written by the device itself, before any operator took it, is
+// out of the sparse GSI1 and holds neither of its keys: no Operator and
+// no Date attribute (the date is in its sort key, "State#Date"). An
+// UPDATE that gives it an operator must put it in GSI1, where its row
+// (Operator and Date both set) belongs: SET Operator alone left the
+// item without Date, so GSI1 never held it and every read of an
+// operator's logs missed it on DynamoDB.
+func TestAnItemEnteringASparseIndexGetsEveryKeyOfIt(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.LoadText(t, b, deviceStateLogMapping, deviceStateLogRows)
+			ctx := context.Background()
+			for _, it := range []map[string]hAV{
+				hItem("DeviceID", hS("d#777"), "State#Date", hS("WARNING5#2020-05-01T10:00:00"), "Detail", hS("by the device")),
+				hItem("DeviceID", hS("d#777"), "State#Date", hS("WARNING5#2020-05-01T10:05:00"), "Detail", hS("by the device too")),
+			} {
+				if _, err := fx.Client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(fx.Mapping.Table), Item: it}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, sql := range []string{
+				"INSERT INTO logs (device, State, Date, Detail) VALUES ('777', 'WARNING5', '2020-05-01T10:00:00', 'by the device')",
+				"INSERT INTO logs (device, State, Date, Detail) VALUES ('777', 'WARNING5', '2020-05-01T10:05:00', 'by the device too')",
+			} {
+				if _, err := fx.Oracle.Exec(sql); err != nil {
+					t.Fatal(err)
+				}
+			}
+			execAgree(t, fx, testkit.Select{SQL: "UPDATE logs SET Operator = 'Ann' WHERE device = '777' AND State = 'WARNING5' AND Date = '2020-05-01T10:00:00'"})
+			execAgree(t, fx, testkit.Select{SQL: "UPDATE logs SET Operator = 'Ann' WHERE device = '777' AND Date > '2020-05-01T10:01'"})
+			for _, sql := range []string{
+				"SELECT device, State, Date, Operator, Detail FROM logs WHERE device = '777'",
+				"SELECT device, State, Date, Detail FROM logs WHERE Operator = 'Ann'",
+				"SELECT device, Date FROM logs WHERE Operator = 'Ann' AND Date BETWEEN '2020-05-01' AND '2020-05-02' ORDER BY Date DESC LIMIT 1",
+			} {
+				t.Run(sql, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: sql}) })
+			}
+		})
+	}
 }
 
 // Each statement of publishedShapes runs in order and agrees with SQLite (a
@@ -812,6 +921,86 @@ entities:
 					t.Run(sql, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: sql}) })
 				}
 			}
+		})
+	}
+}
+
+// An ascending ORDER BY with a LIMIT read in key order is checked row by
+// row, since a value holding a character below "#" ("WARNING1 ") sorts
+// out of place in "State#Date". A row the WHERE drops is never returned,
+// so it cannot misorder the answer: the statement must answer, as SQLite
+// does, rather than fail for it. A row the WHERE keeps still fails it
+// (or it answers right).
+func TestAnOrderCheckLooksOnlyAtTheRowsTheWhereKeeps(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.LoadText(t, b, deviceStateLogMapping, deviceStateLogRows)
+			for _, sql := range []string{
+				"SELECT State, Date FROM logs WHERE device = '12345' AND State IN ('WARNING1', 'WARNING2') ORDER BY State, Date LIMIT 2",
+				"SELECT State, Date FROM logs WHERE device = '12345' AND Date > '2020-04-22' ORDER BY State, Date LIMIT 3",
+				"SELECT State, Date, Detail FROM logs WHERE device = '12345' AND State LIKE 'WARNING_' ORDER BY State, Date LIMIT 2",
+				"SELECT State, Date FROM logs WHERE device = '12345' AND Detail <> 'sp' ORDER BY State, Date LIMIT 4",
+			} {
+				t.Run(sql, func(t *testing.T) { fx.AgreeWithSQLite(t, testkit.Select{SQL: sql}) })
+			}
+			const kept = "SELECT State, Date FROM logs WHERE device = '12345' AND State >= 'WARNING1' ORDER BY State, Date LIMIT 2"
+			got, err := fx.Query(context.Background(), kept)
+			if err == nil {
+				want, werr := fx.Oracle.Query(kept)
+				if werr != nil {
+					t.Fatal(werr)
+				}
+				if diff := oracle.SameRows(got, want, true); diff != "" {
+					t.Errorf("%s: wrong rows instead of an error:\n%s", kept, diff)
+				}
+			}
+		})
+	}
+}
+
+// A WHERE that names one log by its full key and also its operator, a
+// key of GSI1 held in place (Operator: "{Operator}"), is one conditional
+// write: DynamoDB checks the Operator attribute as it checks any other.
+// It was read first instead, so it could not join a transaction, whose
+// error said the WHERE did not name one row by its full key.
+func TestAConditionOnAnIndexKeyHeldInPlaceJoinsATransaction(t *testing.T) {
+	stmts := []string{
+		"UPDATE logs SET Detail = 'checked' WHERE device = '11223' AND State = 'WARNING4' AND Date = '2020-04-28T08:00:00' AND Operator = 'Liz'",
+		"DELETE FROM logs WHERE device = '12345' AND State = 'WARNING1' AND Date = '2020-04-25T09:00:00' AND Operator = 'Charlie'",
+	}
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.LoadText(t, b, deviceStateLogMapping, deviceStateLogRows)
+			ctx := context.Background()
+			tx := fx.DB.Begin()
+			for _, s := range stmts {
+				if _, err := tx.Exec(ctx, s); err != nil {
+					_ = tx.Rollback()
+					t.Fatalf("%s: %v", s, err)
+				}
+			}
+			res, err := tx.Commit(ctx)
+			if err != nil {
+				t.Fatalf("COMMIT: %v", err)
+			}
+			var want int64
+			for _, s := range stmts {
+				n, err := fx.Oracle.Exec(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want += n
+			}
+			if res.RowsAffected != want {
+				t.Errorf("COMMIT: %d rows affected, SQLite %d", res.RowsAffected, want)
+			}
+			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT device, State, Date, Operator, Detail FROM logs WHERE device IN ('12345', '11223')"})
+			// A condition the row does not meet leaves it as it was.
+			execAgree(t, fx, testkit.Select{SQL: "UPDATE logs SET Detail = 'not him' WHERE device = '11223' AND State = 'WARNING4' AND Date = '2020-04-28T08:00:00' AND Operator = 'Tom'"})
+			execAgree(t, fx, testkit.Select{SQL: "DELETE FROM logs WHERE device = '11223' AND State = 'WARNING4' AND Date = '2020-04-29T08:00:00' AND Operator IS NOT NULL"})
+			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT device, State, Date, Operator, Detail FROM logs WHERE device IN ('12345', '11223')"})
 		})
 	}
 }

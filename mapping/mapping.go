@@ -500,12 +500,27 @@ func (e *Entity) SetInPlace(col string) bool {
 			if other == "" || other == col || !e.optAttrs[other] {
 				continue
 			}
-			if k := e.keys[other]; k != nil && k.Raw != "{"+other+"}" {
+			if k := e.keys[other]; k != nil && (k.Raw != "{"+other+"}" || e.renderedElsewhere(other)) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// renderedElsewhere reports whether column col, the attribute of a key
+// it holds in place, is also rendered by another key template of the
+// entity (Date: "{Date}" beside "State#Date": "{State}#{Date}"). Such a
+// column has its value even on an item out of col's sparse index, which
+// lacks the attribute: setting the index's other key alone would leave
+// the item out of the index while its row has every key column.
+func (e *Entity) renderedElsewhere(col string) bool {
+	for attr, k := range e.keys {
+		if attr != col && slices.Contains(k.Columns(), col) {
+			return true
+		}
+	}
+	return false
 }
 
 // ColumnNames returns the entity's columns, sorted, with the columns of its
