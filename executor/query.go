@@ -95,7 +95,7 @@ func (it *queryIter) next(ctx context.Context) (tuple, error) {
 			}
 			it.in = ins[0]
 			if it.q.Order != nil {
-				it.order = newOrderCheck(it.q)
+				it.order = newOrderCheck(it.r, it.q)
 			}
 		}
 		out, err := it.r.queryPage(ctx, it.in)

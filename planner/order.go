@@ -26,8 +26,9 @@ import (
 // may now top.
 func (o *output) orderByKey(root Node, quirks Quirks) Node {
 	read, filtered := root, false
+	var where parser.Expr
 	if f, ok := root.(*Filter); ok {
-		read, filtered = f.Input, true
+		read, filtered, where = f.Input, true, f.Cond
 	}
 	q, ok := read.(*Query)
 	if !ok || len(q.PK) != 1 || q.Bound || len(q.Reads) != 1 || o.agg || o.distinct {
@@ -79,7 +80,7 @@ func (o *output) orderByKey(root Node, quirks Quirks) Node {
 		q.Desc = desc
 		o.sort = nil
 		if len(guards) > 0 {
-			q.Order = &OrderCheck{Slot: q.Reads[0].Slot, Columns: by, Guards: guards, Key: q.SK.Key}
+			q.Order = &OrderCheck{Slot: q.Reads[0].Slot, Columns: by, Guards: guards, Key: q.SK.Key, Where: where}
 		}
 	}
 	if !filtered && q.Filter == nil && o.limit >= 0 {

@@ -121,6 +121,10 @@ type OrderCheck struct {
 	Columns []string // the ORDER BY columns, in order
 	Guards  []mapping.OrderGuard
 	Key     *mapping.Key // the sort key read
+	// Where is the condition the client checks on the Query's rows (its
+	// Filter step), nil for none: a row it drops is never returned, so
+	// its place in the key order cannot misorder the answer.
+	Where parser.Expr
 }
 
 // Inputs implements Node: a Query reads no other step.
