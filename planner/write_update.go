@@ -96,8 +96,16 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 				hasOther = true
 			}
 		}
+		plain := true
+		for _, col := range columnsOf(c) {
+			plain = plain && attributeOnly(t.e, col.Name)
+		}
 		switch {
-		case !hasKey && hasOther && pushable(c):
+		case plain && pushable(c):
+			// A key column held in place by indexes alone (Operator:
+			// "{Operator}") is its attribute, as a plain column is:
+			// DynamoDB checks it in the write's condition, and a WHERE
+			// naming the full key and such a column is one write.
 			pushed = append(pushed, c)
 			continue
 		case hasKey && !hasOther:
@@ -463,4 +471,23 @@ func namedKeys(where parser.Expr, col string, args []value.Value) []value.Value 
 		}
 	}
 	return out
+}
+
+// attributeOnly reports whether column col of e has no value but its
+// own attribute's: a plain column, or a key column only indexes hold, in
+// place (Operator: "{Operator}"), which no template renders from.
+func attributeOnly(e *mapping.Entity, col string) bool {
+	if !e.IsKeyColumn(col) {
+		return true
+	}
+	if slices.Contains(e.BaseKeyColumns(), col) {
+		return false
+	}
+	for _, attr := range e.KeyAttrs() {
+		k := e.Key(attr)
+		if k != nil && slices.Contains(k.Columns(), col) && (attr != col || k.Raw != "{"+col+"}") {
+			return false
+		}
+	}
+	return true
 }
