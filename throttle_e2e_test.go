@@ -130,7 +130,11 @@ func TestLongWritesRideOutSustainedThrottling(t *testing.T) {
 	}
 	b := testkit.Backends()[0]
 	for _, s := range statements {
+		// Each statement has its own table and proxy, and spends most of
+		// its time waiting out throttling: side by side they cost the
+		// suite one wait, not four.
 		t.Run(s.name+" finishes", func(t *testing.T) {
+			t.Parallel()
 			fx, proxy, db := throttled(t, b, s.mapping, s.rows)
 			proxy.Throttle(0.3, 20*time.Second)
 			start := time.Now()
@@ -141,6 +145,7 @@ func TestLongWritesRideOutSustainedThrottling(t *testing.T) {
 			wantCount(t, fx, s.check, n)
 		})
 		t.Run(s.name+" stops at a 5s ceiling and resumes", func(t *testing.T) {
+			t.Parallel()
 			fx, proxy, db := throttled(t, b, s.mapping, s.rows, dynosql.WithRetryCeiling(5*time.Second))
 			// At 30% the fan-out's 21 transactions, sent one after the
 			// other, may each get through within 5s: throttle harder so
