@@ -159,9 +159,7 @@ func TestATransactionFillFailureNamesEveryStatementsRows(t *testing.T) {
 				if _, err := tx.Exec(ctx, s); err != nil {
 					t.Fatalf("%s: %v", s, err)
 				}
-				if _, err := fx.Oracle.Exec(s); err != nil {
-					t.Fatal(err)
-				}
+				oracleExec(t, fx, s)
 			}
 			armed.Store(true)
 			_, err := tx.Commit(ctx)
@@ -222,12 +220,16 @@ func refuseTransactions(armed *atomic.Bool, pk string) dynosql.Option {
 	})
 }
 
-// oracleExec runs statements on SQLite, as dynosql ran them.
-func oracleExec(t *testing.T, fx *testkit.Fixture, stmts ...string) {
+// oracleExec runs statements on SQLite, as dynosql ran them, and
+// returns the rows they affected.
+func oracleExec(t *testing.T, fx *testkit.Fixture, stmts ...string) (affected int64) {
 	t.Helper()
 	for _, s := range stmts {
-		if _, err := fx.Oracle.Exec(s); err != nil {
+		n, err := fx.Oracle.Exec(s)
+		if err != nil {
 			t.Fatalf("sqlite %s: %v", s, err)
 		}
+		affected += n
 	}
+	return affected
 }

@@ -985,15 +985,7 @@ func TestAConditionOnAnIndexKeyHeldInPlaceJoinsATransaction(t *testing.T) {
 			if err != nil {
 				t.Fatalf("COMMIT: %v", err)
 			}
-			var want int64
-			for _, s := range stmts {
-				n, err := fx.Oracle.Exec(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want += n
-			}
-			if res.RowsAffected != want {
+			if want := oracleExec(t, fx, stmts...); res.RowsAffected != want {
 				t.Errorf("COMMIT: %d rows affected, SQLite %d", res.RowsAffected, want)
 			}
 			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT device, State, Date, Operator, Detail FROM logs WHERE device IN ('12345', '11223')"})

@@ -42,11 +42,7 @@ func TestJoinGameIsOneTransactionAllOrNothing(t *testing.T) {
 			if err := commit(join("vlopez")); err != nil {
 				t.Fatalf("the 50th player: %v", err)
 			}
-			for _, s := range join("vlopez") {
-				if _, err := fx.Oracle.Exec(s); err != nil {
-					t.Fatal(err)
-				}
-			}
+			oracleExec(t, fx, join("vlopez")...)
 			err := commit(join("quietquinn"))
 			var cf *dynosql.ConditionFailedError
 			if !errors.As(err, &cf) || !strings.Contains(err.Error(), "statement 2") || !strings.Contains(err.Error(), "nothing was written") {
@@ -133,11 +129,7 @@ func TestTransactionDeleteOfAMissingRowFailsIt(t *testing.T) {
 			if err != nil || res.RowsAffected != 2 {
 				t.Fatalf("got %+v, %v; want 2 rows affected", res, err)
 			}
-			for _, s := range []string{"INSERT INTO students (id, name) VALUES ('tx1', 'New')", "DELETE FROM students WHERE id = 'k42'"} {
-				if _, err := fx.Oracle.Exec(s); err != nil {
-					t.Fatal(err)
-				}
-			}
+			oracleExec(t, fx, "INSERT INTO students (id, name) VALUES ('tx1', 'New')", "DELETE FROM students WHERE id = 'k42'")
 			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT id, name FROM students WHERE id IN ('tx1', 'k42', 'nobody')"})
 		})
 	}
@@ -235,15 +227,7 @@ func TestTransactionsOfNumberKeysAndSparseIndexes(t *testing.T) {
 					}
 					continue
 				}
-				var want int64
-				for _, s := range stmts {
-					n, err := fx.Oracle.Exec(s)
-					if err != nil {
-						t.Fatal(err)
-					}
-					want += n
-				}
-				if res.RowsAffected != want {
+				if want := oracleExec(t, fx, stmts...); res.RowsAffected != want {
 					t.Errorf("tx %d: %d rows affected, SQLite %d", i, res.RowsAffected, want)
 				}
 				for _, c := range checks {

@@ -31,14 +31,7 @@ func TestMain(m *testing.M) {
 // params returns testscript parameters with the dynosql command on PATH:
 // a link to this test binary under that name.
 func params(t *testing.T, files []string, env ...string) testscript.Params {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	if err := os.Symlink(exe, filepath.Join(bin, "dynosql")); err != nil {
-		t.Fatal(err)
-	}
+	bin := filepath.Dir(linkDynosql(t, t.TempDir()))
 	return testscript.Params{
 		Files: files,
 		Setup: func(e *testscript.Env) error {
@@ -55,6 +48,21 @@ func params(t *testing.T, files []string, env ...string) testscript.Params {
 			"exits": exits, "perm": perm, "expand": expand, "unhex": unhex,
 		},
 	}
+}
+
+// linkDynosql links this test binary into dir under the name dynosql,
+// which TestMain runs as the command, and returns the link's path.
+func linkDynosql(t *testing.T, dir string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "dynosql")
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // exits runs a command like exec and checks its exit status:

@@ -6,9 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,14 +19,7 @@ import (
 func withStderrOnTerminal(t *testing.T, args ...string) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "dynosql")
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := linkDynosql(t, dir)
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,14 +22,7 @@ func TestTheReadmeSessionIsWhatDynosqlPrints(t *testing.T) {
 	if len(steps) < 3 {
 		t.Fatalf("found %d statements in README's session; want the join, the EXPLAIN and the refusal", len(steps))
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "dynosql")
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := linkDynosql(t, t.TempDir())
 	for _, s := range steps {
 		cmd := exec.Command(bin, "--demo", "-e", s.sql)
 		cmd.Env = cleanEnv()

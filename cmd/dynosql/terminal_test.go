@@ -25,14 +25,7 @@ const pagerMark = "<<pager>>\n"
 func terminal(t *testing.T, rows, cols uint16, env []string, args ...string) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "dynosql")
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := linkDynosql(t, dir)
 	pager := filepath.Join(dir, "pager")
 	if err := os.WriteFile(pager, []byte("#!/bin/sh\nprintf '"+strings.TrimSuffix(pagerMark, "\n")+"\\n'\ncat\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -86,15 +79,7 @@ func cleanEnv() []string {
 // piped returns what dynosql prints with its standard output on a pipe.
 func piped(t *testing.T, args ...string) string {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "dynosql")
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(linkDynosql(t, t.TempDir()), args...)
 	cmd.Env = cleanEnv()
 	out, err := cmd.Output()
 	if err != nil {
