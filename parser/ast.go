@@ -14,10 +14,13 @@ type Select struct {
 	From     []TableRef // in the order written; From[0].Join is JoinNone; empty without FROM
 	Where    Expr       // nil when absent
 	GroupBy  []Expr
-	Having   Expr
-	OrderBy  []OrderItem
-	Limit    Expr // nil when absent; a *Literal or *Placeholder
-	Offset   Expr
+	// GroupByPos[i] is the byte offset of GroupBy[i] in the statement,
+	// -1 when unknown, for errors about a term.
+	GroupByPos []int
+	Having     Expr
+	OrderBy    []OrderItem
+	Limit      Expr // nil when absent; a *Literal or *Placeholder
+	Offset     Expr
 }
 
 // SelectColumn is one item of the select list: an expression with an
@@ -60,6 +63,7 @@ type TableRef struct {
 type OrderItem struct {
 	Expr Expr
 	Desc bool
+	Pos  int // byte offset of the term in the statement, -1 when unknown
 }
 
 // Insert is INSERT INTO t (cols) VALUES (...), (...).

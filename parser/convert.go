@@ -70,12 +70,13 @@ func (c *converter) union(u *sqlparser.Union) (Statement, *errs.Error) {
 		return nil, err
 	}
 	out := &Union{Left: l, Right: r, All: u.Type == sqlparser.UnionAllStr}
+	terms := c.termsAfter("order", "by")
 	for _, o := range u.OrderBy {
 		e, err := c.expr(o.Expr, "")
 		if err != nil {
 			return nil, err
 		}
-		out.OrderBy = append(out.OrderBy, OrderItem{Expr: e, Desc: o.Direction == sqlparser.DescScr})
+		out.OrderBy = append(out.OrderBy, OrderItem{Expr: e, Desc: o.Direction == sqlparser.DescScr, Pos: terms.pos(o.Expr, e)})
 	}
 	if u.Limit != nil {
 		if out.Limit, err = c.limit(u.Limit.Rowcount); err != nil {
@@ -143,24 +144,27 @@ func (c *converter) selectStmt(s *sqlparser.Select) (*Select, *errs.Error) {
 			return nil, err
 		}
 	}
+	terms := c.termsAfter("group", "by")
 	for _, g := range s.GroupBy {
 		e, err := c.expr(g, "GROUP BY")
 		if err != nil {
 			return nil, err
 		}
 		out.GroupBy = append(out.GroupBy, e)
+		out.GroupByPos = append(out.GroupByPos, terms.pos(g, e))
 	}
 	if s.Having != nil {
 		if out.Having, err = c.expr(s.Having.Expr, ""); err != nil {
 			return nil, err
 		}
 	}
+	terms = c.termsAfter("order", "by")
 	for _, o := range s.OrderBy {
 		e, err := c.expr(o.Expr, "")
 		if err != nil {
 			return nil, err
 		}
-		out.OrderBy = append(out.OrderBy, OrderItem{Expr: e, Desc: o.Direction == sqlparser.DescScr})
+		out.OrderBy = append(out.OrderBy, OrderItem{Expr: e, Desc: o.Direction == sqlparser.DescScr, Pos: terms.pos(o.Expr, e)})
 	}
 	if s.Limit != nil {
 		if out.Limit, err = c.limit(s.Limit.Rowcount); err != nil {
@@ -255,4 +259,43 @@ loop:
 		texts[k] = c.src[item[0].start:item[len(item)-1].end]
 	}
 	return texts
+}
+
+// termCursor finds where the GROUP BY or ORDER BY terms of a statement
+// are written, for errors about a term (ORDER BY 9): sqlparser's AST
+// carries no positions, and a number's token is found by its text.
+type termCursor struct {
+	c    *converter
+	next int // the token where the next term's search starts; -1 when the keywords were not found
+}
+
+// termsAfter returns a cursor at the token after the keywords kw
+// (order by).
+func (c *converter) termsAfter(kw ...string) *termCursor {
+	i := c.findText(kw...)
+	if i < 0 {
+		return &termCursor{c: c, next: -1}
+	}
+	return &termCursor{c: c, next: i + len(kw)}
+}
+
+// pos returns the offset in the statement of the term written as raw
+// and converted to e: a column's own position, or that of the first
+// number written as raw from the cursor on; else -1.
+func (t *termCursor) pos(raw sqlparser.Expr, e Expr) int {
+	if col, ok := e.(*Column); ok {
+		return col.Pos
+	}
+	v, ok := raw.(*sqlparser.SQLVal)
+	if !ok || t.next < 0 || (v.Type != sqlparser.IntVal && v.Type != sqlparser.FloatVal) {
+		return -1
+	}
+	for i := t.next; i < len(t.c.toks); i++ {
+		tok := t.c.toks[i]
+		if (tok.typ == sqlparser.INTEGRAL || tok.typ == sqlparser.FLOAT) && tok.val == string(v.Val) {
+			t.next = i + 1
+			return t.c.at(tok.start)
+		}
+	}
+	return -1
 }

@@ -72,8 +72,8 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 	}
 	o.visible = len(o.exprs)
 	o.qualifyDuplicateNames()
-	for _, g := range sel.GroupBy {
-		e, err := b.groupTerm(o, g, args)
+	for i, g := range sel.GroupBy {
+		e, err := b.groupTerm(o, g, termPos(sel.GroupByPos, i), args)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 		o.agg = o.agg || hasAggregate(e)
 	}
 	for _, item := range sel.OrderBy {
-		e, err := b.orderTerm(o, item.Expr, args)
+		e, err := b.orderTerm(o, item.Expr, item.Pos, args)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +104,7 @@ func (b *selectBuilder) output(args []value.Value) (*output, error) {
 		if idx < 0 {
 			if o.distinct {
 				return nil, errs.New(errs.Invalid, "ORDER BY %s must appear in the select list when DISTINCT is used", parser.Format(e)).
-					WithHint("add it to the select list")
+					At(sc.sql, item.Pos).WithHint("add it to the select list")
 			}
 			idx = len(o.exprs)
 			o.exprs = append(o.exprs, e)
@@ -130,14 +130,15 @@ func isColumn(e parser.Expr) bool {
 	return ok
 }
 
-// orderTerm resolves an ORDER BY or GROUP BY term: a position in the
-// select list (1-based), an output alias, or an expression.
-func (b *selectBuilder) orderTerm(o *output, e parser.Expr, args []value.Value) (parser.Expr, error) {
+// orderTerm resolves an ORDER BY or GROUP BY term written at pos: a
+// position in the select list (1-based), an output alias, or an
+// expression.
+func (b *selectBuilder) orderTerm(o *output, e parser.Expr, pos int, args []value.Value) (parser.Expr, error) {
 	if lit, ok := e.(*parser.Literal); ok {
 		if n, ok := lit.Value.(value.Number); ok {
 			r, _ := n.Rat()
 			if !r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() < 1 {
-				return nil, errs.New(errs.Invalid, "position %s is not a column of the select list (1 to %d)", n, o.visible)
+				return nil, errs.New(errs.Invalid, "position %s is not a column of the select list (1 to %d)", n, o.visible).At(b.sc.sql, pos)
 			}
 			// A raw table's * becomes as many columns as its rows hold
 			// attributes, known only once read: positions from it on
@@ -145,11 +146,11 @@ func (b *selectBuilder) orderTerm(o *output, e parser.Expr, args []value.Value) 
 			for _, x := range o.exprs[:min(r.Num().Int64(), int64(o.visible))] {
 				if c, ok := x.(*parser.Column); ok && c.Name == AllColumns {
 					return nil, errs.New(errs.Unsupported, "position %s counts the columns of %s.*, which are the attributes its items hold, known only once read", n, c.Table).
-						WithHint("name the column instead of its position")
+						At(b.sc.sql, pos).WithHint("name the column instead of its position")
 				}
 			}
 			if r.Num().Int64() > int64(o.visible) {
-				return nil, errs.New(errs.Invalid, "position %s is not a column of the select list (1 to %d)", n, o.visible)
+				return nil, errs.New(errs.Invalid, "position %s is not a column of the select list (1 to %d)", n, o.visible).At(b.sc.sql, pos)
 			}
 			return o.exprs[r.Num().Int64()-1], nil
 		}
@@ -167,20 +168,20 @@ func (b *selectBuilder) orderTerm(o *output, e parser.Expr, args []value.Value) 
 // alias, as in SQLite, MySQL and PostgreSQL (SELECT COUNT(*) AS a ...
 // GROUP BY a groups on the column a); and it may not be an aggregate,
 // which no engine groups on.
-func (b *selectBuilder) groupTerm(o *output, e parser.Expr, args []value.Value) (parser.Expr, error) {
+func (b *selectBuilder) groupTerm(o *output, e parser.Expr, pos int, args []value.Value) (parser.Expr, error) {
 	var x parser.Expr
 	var err error
 	if c, ok := e.(*parser.Column); ok && c.Table == "" && b.sc.declares(c.Name) {
 		x, err = b.sc.resolve(e, args)
 	} else {
-		x, err = b.orderTerm(o, e, args)
+		x, err = b.orderTerm(o, e, pos, args)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if hasAggregate(x) {
 		return nil, errs.New(errs.Invalid, "GROUP BY %s groups on an aggregate", parser.Format(x)).
-			WithHint("group on columns, and filter on aggregates with HAVING")
+			At(b.sc.sql, pos).WithHint("group on columns, and filter on aggregates with HAVING")
 	}
 	return x, nil
 }
@@ -386,4 +387,13 @@ func exprType(sc *scope, e parser.Expr) string {
 		return "BOOL"
 	}
 	return ""
+}
+
+// termPos returns where the i-th term is written, -1 when unknown (a
+// Select built by the planner has no positions).
+func termPos(positions []int, i int) int {
+	if i < len(positions) {
+		return positions[i]
+	}
+	return -1
 }

@@ -81,7 +81,7 @@ func (p *Planner) planUnion(sql string, u *parser.Union, args []value.Value) (*P
 	for _, o := range u.OrderBy {
 		i, err := unionColumn(o.Expr, names)
 		if err != nil {
-			return nil, err
+			return nil, err.At(sql, o.Pos)
 		}
 		keys = append(keys, SortKey{Column: i, Desc: o.Desc})
 	}
@@ -100,7 +100,7 @@ func (p *Planner) planUnion(sql string, u *parser.Union, args []value.Value) (*P
 
 // unionColumn finds an ORDER BY term of a UNION among the output
 // columns: by position (1-based) or by name.
-func unionColumn(e parser.Expr, names []string) (int, error) {
+func unionColumn(e parser.Expr, names []string) (int, *errs.Error) {
 	switch x := e.(type) {
 	case *parser.Literal:
 		if n, ok := x.Value.(value.Number); ok {
