@@ -134,6 +134,7 @@ type CheckCopies struct {
 type Union struct {
 	Left, Right Statement
 	All         bool // UNION ALL keeps repeated rows
+	Pos         int  // byte offset of the UNION keyword, -1 when unknown
 	OrderBy     []OrderItem
 	Limit       Expr
 	Offset      Expr

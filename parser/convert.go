@@ -65,11 +65,13 @@ func (c *converter) union(u *sqlparser.Union) (Statement, *errs.Error) {
 	if err != nil {
 		return nil, err
 	}
+	union := c.textPos("union") // the first after the left side's names
+
 	r, err := c.unionSide(u.Right)
 	if err != nil {
 		return nil, err
 	}
-	out := &Union{Left: l, Right: r, All: u.Type == sqlparser.UnionAllStr}
+	out := &Union{Left: l, Right: r, All: u.Type == sqlparser.UnionAllStr, Pos: union}
 	terms := c.termsAfter("order", "by")
 	for _, o := range u.OrderBy {
 		e, err := c.expr(o.Expr, "")

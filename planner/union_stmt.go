@@ -60,7 +60,7 @@ func (p *Planner) planUnion(sql string, u *parser.Union, args []value.Value) (*P
 	cols := sides[0].Columns
 	if len(sides[1].Columns) != len(cols) {
 		return nil, errs.New(errs.Invalid, "the SELECTs of a UNION return %d and %d columns", len(cols), len(sides[1].Columns)).
-			WithHint("select as many columns on each side")
+			At(sql, u.Pos).WithHint("select as many columns on each side")
 	}
 	merged := make([]Column, len(cols))
 	for i, c := range cols {
