@@ -43,10 +43,43 @@ func (d *drafter) finish() ([]byte, error) {
 			changed = true
 		}
 	}
+	if d.claimUnfit(m, all) {
+		changed = true
+	}
 	if !changed {
 		return out, nil
 	}
 	return d.render(), nil
+}
+
+// claimUnfit takes out of the left-out items those the drafted mapping m
+// reads as a row of an entity after all (items first grouped apart, such
+// as "NORMAL#<date>" beside "WARNING1#<date>", whose group was dropped as
+// overlapping the entity "{sk}#{timestamp}"), and notes them on that
+// entity: calling them left out was untrue. It reports whether any was.
+func (d *drafter) claimUnfit(m *mapping.Mapping, all []*mapping.Entity) bool {
+	claimed := map[string][]Item{}
+	keep := d.unfit[:0]
+	for _, u := range d.unfit {
+		var rest []Item
+		for _, it := range u.items {
+			if g := m.Classify(it, all); g != nil {
+				claimed[g.Name] = append(claimed[g.Name], it)
+			} else {
+				rest = append(rest, it)
+			}
+		}
+		if len(rest) > 0 {
+			keep = append(keep, unfit{u.why, rest})
+		}
+	}
+	d.unfit = keep
+	for _, e := range d.entities {
+		if items := claimed[e.name]; len(items) > 0 {
+			e.notes = append(e.notes, fmt.Sprintf("%s grouped apart at first read as it too, such as %s", count(len(items), d.noun()), d.keyText(items[0])))
+		}
+	}
+	return len(claimed) > 0
 }
 
 // render writes the draft as YAML, comments included.
