@@ -52,10 +52,21 @@ func (e *Entity) Item(row Row) (map[string]types.AttributeValue, error) {
 
 // StoredKey returns what Item stores in key attribute attr for row: nil
 // when it stores nothing there, because a column of the key is NULL or
-// attr belongs to an optional index the row stays out of.
+// attr belongs to an optional index the row stays out of, unless attr is
+// a column itself (map: "{map}"), which Item writes as the column even
+// out of the index.
 func (e *Entity) StoredKey(attr string, row Row) types.AttributeValue {
 	k := e.keys[attr]
-	if k == nil || e.sparseAttrs(row)[attr] {
+	if k == nil {
+		return nil
+	}
+	if e.sparseAttrs(row)[attr] {
+		// As Item does: a guard asking for no such attribute would fail
+		// on every item out of the index that holds the column, and the
+		// write of its row be skipped as if it had changed.
+		if v := row[attr]; v != nil && (e.Columns[attr] != "" || (e.Open && e.isAttributeName(attr))) {
+			return value.ToAttr(v)
+		}
 		return nil
 	}
 	av, err := k.Value(row)
