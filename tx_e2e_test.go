@@ -269,3 +269,44 @@ func TestATransactionInsertOfASourceFillsEarlierCopies(t *testing.T) {
 		})
 	}
 }
+
+// A transaction the embedded backend refuses before sending it (a
+// number its 64-bit floats would change) wrote nothing, and COMMIT must
+// say so: it said "DynamoDB gave no answer: the transaction may or may
+// not have been written", sending the user to look for rows that cannot
+// be there. Its count is 0 and the table is as it was.
+func TestATransactionRefusedBeforeSendingSaysNothingWasWritten(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			fx := testkit.LoadText(t, b, numberKeysTxDesign, numberKeysTxRows)
+			ctx := context.Background()
+			stmts := []string{
+				"INSERT INTO items (acct, n, title) VALUES ('a', 1234567890123456789, 'big')",
+				"UPDATE items SET title = 'x' WHERE acct = 'a' AND n = 3",
+			}
+			tx := fx.DB.Begin()
+			for _, s := range stmts {
+				if _, err := tx.Exec(ctx, s); err != nil {
+					t.Fatalf("%s: %v", s, err)
+				}
+			}
+			res, err := tx.Commit(ctx)
+			if err == nil {
+				// DynamoDB Local holds 38 digits: the transaction lands.
+				oracleExec(t, fx, stmts...)
+			} else {
+				if strings.Contains(err.Error(), "may or may not have been written") {
+					t.Errorf("COMMIT refused before sending says it may have landed: %v", err)
+				}
+				if !errors.Is(err, dynosql.ErrInvalid) {
+					t.Errorf("COMMIT: %v, want an invalid (refused before sending)", err)
+				}
+				if res.RowsAffected != 0 {
+					t.Errorf("COMMIT: %d rows affected, want 0", res.RowsAffected)
+				}
+			}
+			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT n, title FROM items WHERE acct = 'a'"})
+		})
+	}
+}

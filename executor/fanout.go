@@ -269,7 +269,7 @@ func (cr *copyRun) batch(ctx context.Context, pending []copyItem) error {
 		}
 		var tce *types.TransactionCanceledException
 		if !errors.As(err, &tce) {
-			if resent || rejected(nil, err) || tx.ClientRequestToken == nil || ctx.Err() != nil {
+			if resent || rejected(err) || tx.ClientRequestToken == nil || ctx.Err() != nil {
 				return backendError("TransactWriteItems", err)
 			}
 			resent = true

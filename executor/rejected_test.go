@@ -27,7 +27,7 @@ func TestRejectedOnlyForAnAttemptRefused(t *testing.T) {
 		{"a throttle at the ceiling", &retry.CeilingError{Err: throttle}, false},
 		{"a server fault", &smithy.GenericAPIError{Code: "InternalServerError", Fault: smithy.FaultServer}, false},
 	} {
-		if got := rejected(nil, c.err); got != c.want {
+		if got := rejected(c.err); got != c.want {
 			t.Errorf("%s: rejected = %v, want %v", c.name, got, c.want)
 		}
 	}

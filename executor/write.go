@@ -240,7 +240,7 @@ func (o *outcomes) rows(s writeState) []int {
 // (DYNAMODB.md 4.4): anything but a refusal (a 4xx, a failed condition,
 // a conflict found, an error before the request was sent).
 func mayHaveLanded(err error) bool {
-	if rejected(nil, err) {
+	if rejected(err) {
 		return false
 	}
 	var cf *errs.ConditionFailedError
@@ -383,7 +383,11 @@ func (ex *Executor) Commit(ctx context.Context, t *planner.Transaction) (*Result
 			"statement %d of the transaction (%s) found its row not as it requires (%s); nothing was written",
 			owner[i]+1, oneLineSQL(st.SQL), why), Entity: entityOf(st).Name, Key: keyStrings(baseKeyOf(entityOf(st), in.TransactItems[i]))}
 	}
-	if rejected(reasons, err) {
+	// A request refused before it was sent (the embedded backend's guard
+	// on numbers its floats would change) wrote nothing either: only an
+	// error that may have let the request run is "no answer", as INSERT's
+	// transactions tell it (mayHaveLanded).
+	if len(reasons) > 0 || !mayHaveLanded(err) {
 		return &Result{}, note(err, "nothing was written")
 	}
 	return &Result{}, note(err, "DynamoDB gave no answer: the transaction may or may not have been written (all of it or none); SELECT to see")

@@ -129,7 +129,7 @@ func (ex *Executor) transact(ctx context.Context, tx *dynamodb.TransactWriteItem
 		}
 		var tce *types.TransactionCanceledException
 		if !errors.As(err, &tce) {
-			if resent || rejected(nil, err) || tx.ClientRequestToken == nil || ctx.Err() != nil {
+			if resent || rejected(err) || tx.ClientRequestToken == nil || ctx.Err() != nil {
 				return nil, backendError("TransactWriteItems", err)
 			}
 			resent = true
@@ -197,11 +197,9 @@ func sameItem(a, b map[string]types.AttributeValue) bool {
 }
 
 // rejected reports whether a failed write surely changed nothing: it
-// was cancelled with reasons, or refused as the client's fault (4xx).
-func rejected(reasons []types.CancellationReason, err error) bool {
-	if len(reasons) > 0 {
-		return true
-	}
+// was refused as the client's fault (4xx). A transaction cancelled with
+// reasons changed nothing either; its callers look at those first.
+func rejected(err error) bool {
 	if tce := (*types.TransactionCanceledException)(nil); errors.As(err, &tce) {
 		return false // cancelled, but without the reasons that say by what
 	}
