@@ -134,7 +134,9 @@ func TestValuesTheEmbeddedBackendCannotHoldAreRefused(t *testing.T) {
 					t.Errorf("INSERT of an empty list: %v; want it refused", err)
 				}
 				_, err = fx.DB.Exec(ctx, "INSERT INTO posts (id, authorId, title, tags) VALUES ('p901', '3', 't', ?)", []any{value.Number("0.1000000000000000000001")})
-				if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "would be stored as 0.1") {
+				// Refused inside the SDK's stack: the message is dynosql's
+				// own, without the SDK's "operation error" wrapper.
+				if !errors.Is(err, dynosql.ErrInvalid) || !strings.HasPrefix(err.Error(), "invalid: the embedded backend holds numbers as 64-bit floats: 0.1000000000000000000001 would be stored as 0.1") {
 					t.Errorf("INSERT of a number minidyn would round: %v; want it refused", err)
 				}
 				return

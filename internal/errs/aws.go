@@ -34,7 +34,10 @@ func FromAWS(op, resource string, err error) error {
 	}
 	var de Detailed
 	if errors.As(err, &de) {
-		return err
+		// Raised by dynosql inside the SDK's stack (the embedded
+		// backend's number guard, a test's hook): the SDK's "operation
+		// error DynamoDB: PutItem," wrapper says nothing it does not.
+		return de
 	}
 	where := op
 	if resource != "" {
