@@ -82,11 +82,7 @@ func (ex *Executor) conflictHeld(e *mapping.Entity, row mapping.Row, held map[st
 		return err
 	}
 	m := e.Mapping()
-	var all []*mapping.Entity
-	for _, name := range m.EntityNames() {
-		all = append(all, m.Entities[name])
-	}
-	owner := m.Classify(held, all)
+	owner := m.Classify(held, m.EntityList())
 	if owner == e {
 		return err
 	}

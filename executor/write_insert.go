@@ -303,7 +303,7 @@ func (ex *Executor) upsert(ctx context.Context, ins *planner.InsertRows, rows []
 // not ins's) can write: with a type attribute, two entities may share a
 // key.
 func (ex *Executor) keyTaken(ctx context.Context, ins *planner.InsertRows, key map[string]types.AttributeValue) error {
-	got, err := ex.client.GetItem(ctx, ins.ReadBackInput(key), ex.optFns(ctx)...)
+	got, err := ex.readBack(ctx, ins.Table, key)
 	if err != nil {
 		return backendError("GetItem", err)
 	}
@@ -482,19 +482,8 @@ func (ex *Executor) putNew(ctx context.Context, ins *planner.InsertRows, it map[
 	if attempts.Load() < 2 {
 		return false, ccf.Item, nil
 	}
-	found := ccf.Item
-	if found == nil {
-		key := map[string]types.AttributeValue{}
-		for _, attr := range ins.Entity.Mapping().BaseKeyAttrs() {
-			key[attr] = it[attr]
-		}
-		got, err := ex.client.GetItem(ctx, ins.ReadBackInput(key), ex.optFns(ctx)...)
-		if err != nil {
-			return false, nil, note(backendError("GetItem", err), "the insert was sent twice and may have landed the first time")
-		}
-		found = got.Item
-	}
-	return sameItem(it, found), found, nil
+	found, mine, err := ex.heldItem(ctx, ins.Entity, "insert", it, ccf.Item)
+	return mine, found, err
 }
 
 // countAttempts counts into n the attempts the SDK makes to send one

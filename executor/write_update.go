@@ -305,7 +305,7 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 			}
 			// The SDK resent a put whose answer was lost (DYNAMODB.md
 			// 4.4): its guard fails on the item the first send wrote.
-			mine, err := ex.holdsItem(ctx, u.Entity, item, ccf.Item)
+			_, mine, err := ex.heldItem(ctx, u.Entity, "rewrite", item, ccf.Item)
 			if err != nil || !mine {
 				return false, nil, err
 			}
@@ -329,9 +329,12 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	return true, next, nil
 }
 
-// holdsItem reports whether the table holds item as written: found, the
-// item a failed condition returned, or else a strongly consistent read.
-func (ex *Executor) holdsItem(ctx context.Context, e *mapping.Entity, item, found map[string]types.AttributeValue) (bool, error) {
+// heldItem returns the item the table holds under item's key after the
+// SDK resent a put of it (what: "insert", "rewrite") whose guard then
+// failed: found, the item the failed condition returned, or else a
+// strongly consistent read; and whether it is item as written, in which
+// case the first send landed.
+func (ex *Executor) heldItem(ctx context.Context, e *mapping.Entity, what string, item, found map[string]types.AttributeValue) (map[string]types.AttributeValue, bool, error) {
 	if found == nil {
 		key := map[string]types.AttributeValue{}
 		for _, attr := range e.Mapping().BaseKeyAttrs() {
@@ -339,11 +342,11 @@ func (ex *Executor) holdsItem(ctx context.Context, e *mapping.Entity, item, foun
 		}
 		got, err := ex.readBack(ctx, e.Mapping().Table, key)
 		if err != nil {
-			return false, note(backendError("GetItem", err), "%s %s: the rewrite was sent twice and may have landed the first time", e.Name, keyDesc(e, e.Decode(key)))
+			return nil, false, note(backendError("GetItem", err), "%s %s: the %s was sent twice and may have landed the first time", e.Name, keyDesc(e, e.Decode(key)), what)
 		}
 		found = got.Item
 	}
-	return sameItem(item, found), nil
+	return found, sameItem(item, found), nil
 }
 
 // reinsert deletes the item as it was read and puts the new one under
@@ -524,8 +527,9 @@ func (ex *Executor) deleteOne(ctx context.Context, d *planner.DeleteRows, key ma
 	return row, nil
 }
 
-// readBack reads an item as it stands now (strongly consistent), to
-// tell whether a write the SDK sent twice landed the first time.
+// readBack reads an item as it stands now (strongly consistent): to
+// tell whether a write the SDK sent twice landed the first time, or what
+// holds a key an INSERT would take.
 func (ex *Executor) readBack(ctx context.Context, table string, key map[string]types.AttributeValue) (*dynamodb.GetItemOutput, error) {
 	return ex.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)}, ex.optFns(ctx)...)
 }

@@ -54,14 +54,6 @@ func (ins *InsertRows) TransactInput(items []map[string]types.AttributeValue) (*
 	return tx, nil
 }
 
-// ReadBackInput builds the strongly consistent GetItem of a whole item
-// just written, to tell a put of its own that the SDK retried (its first
-// attempt landed) from a duplicate, when the backend does not return the
-// item a failed condition found.
-func (ins *InsertRows) ReadBackInput(key map[string]types.AttributeValue) *dynamodb.GetItemInput {
-	return &dynamodb.GetItemInput{TableName: aws.String(ins.Table), Key: key, ConsistentRead: aws.Bool(true)}
-}
-
 // FillInput builds the GetItem that reads the source value of copy c for
 // the source whose key column holds key: strongly consistent, since the
 // value copied must be the one just written.

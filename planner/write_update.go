@@ -88,16 +88,13 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 	var pushed, keyOnly []parser.Expr
 	exact := true
 	for _, c := range conjuncts(resolved) {
-		hasKey, hasOther := false, false
+		hasKey, hasOther, plain := false, false, true
 		for _, col := range columnsOf(c) {
 			if t.e.IsKeyColumn(col.Name) {
 				hasKey = true
 			} else {
 				hasOther = true
 			}
-		}
-		plain := true
-		for _, col := range columnsOf(c) {
 			plain = plain && attributeOnly(t.e, col.Name)
 		}
 		switch {

@@ -22,10 +22,7 @@ func (d *drafter) finish() ([]byte, error) {
 		return nil, errs.New(errs.Internal, "the drafted mapping does not load: %v", errs.As(err).Message).
 			WithHint("please report it, with the table's key design")
 	}
-	all := make([]*mapping.Entity, 0, len(m.Entities))
-	for _, n := range m.EntityNames() {
-		all = append(all, m.Entities[n])
-	}
+	all := m.EntityList()
 	changed := false
 	for _, e := range d.entities {
 		wrong := map[string][]Item{}
