@@ -101,7 +101,7 @@ func ExampleScanRefusedError() {
 	// Output:
 	// no key for students in table School
 	// refused: reading students by name would need a Scan of School
-	// hint: add WHERE students.id = ... (the key PK = STU#{id}), or add an index keyed on name; to read the whole table anyway, allow a Scan (--allow-scan)
+	// hint: add WHERE students.id = ... (the key PK = STU#{id}), or add an index keyed on name; to read the whole table anyway, allow a Scan (--allow-scan; WithScans() in Go; allow_scan=1 in a DSN)
 }
 
 // A parse error points into the statement; Detail draws the caret.

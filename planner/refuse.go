@@ -71,7 +71,7 @@ func (b *selectBuilder) refuse(s int) error {
 		hint += "; or add " + strings.Join(conds, " AND ") + " to Scan index " + p.Index +
 			" (scan: true), which holds only the items that have them"
 	}
-	e.Hint = hint + "; to read the whole table anyway, allow a Scan (--allow-scan)"
+	e.Hint = hint + "; to read the whole table anyway, allow a Scan (--allow-scan; WithScans() in Go; allow_scan=1 in a DSN)"
 	return &errs.ScanRefusedError{Base: e, Entity: sl.Entity.Name, Alias: sl.Alias, Table: m.Table}
 }
 
