@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -443,6 +444,50 @@ func TestArgumentsMustMatchThePlaceholders(t *testing.T) {
 	rows, err := queryAll(fx.DB, "SELECT name FROM students WHERE id IN (SELECT student_id FROM enrollments WHERE course_id = ?) AND id = ?", "math204", "a91")
 	if err != nil || len(rows) != 1 {
 		t.Errorf("a ? in a subquery: %v, %v", rows, err)
+	}
+}
+
+type credits float32
+
+type failingValuer struct{}
+
+var errNoValue = errors.New("no value today")
+
+func (failingValuer) Value() (driver.Value, error) { return nil, errNoValue }
+
+// The Go API takes what database/sql takes: a driver.Valuer (sql.Null*),
+// a pointer and a named type are the value they give or hold, the same
+// one their plain value is; a Valuer's error stays testable.
+func TestArgumentsTakeValuersPointersAndNamedTypes(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	const sel = "SELECT ? FROM students WHERE id = 'a91'"
+	f, name := float32(0.1), "Ann"
+	for _, c := range []struct {
+		name      string
+		plain, as any
+	}{
+		// Its Value method gives 0.10000000149011612.
+		{"sql.Null[float32]", f, sql.Null[float32]{V: f, Valid: true}},
+		{"*sql.Null[[]string]", []string{"x"}, &sql.Null[[]string]{V: []string{"x"}, Valid: true}},
+		{"an invalid sql.Null[string]", nil, sql.Null[string]{}},
+		{"sql.NullString", name, sql.NullString{String: name, Valid: true}},
+		{"an invalid sql.NullInt64", nil, sql.NullInt64{}},
+		{"*float32", f, &f},
+		{"a nil *string", nil, (*string)(nil)},
+		{"a named float32", f, credits(0.1)},
+	} {
+		want, err := queryAll(fx.DB, sel, c.plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := queryAll(fx.DB, sel, c.as)
+		if err != nil || canonical(got, true) != canonical(want, true) {
+			t.Errorf("%s: got %v, %v; want %v as its plain value gives", c.name, got, err, want)
+		}
+	}
+	_, err := queryAll(fx.DB, sel, failingValuer{})
+	if !errors.Is(err, errNoValue) || !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "argument 1") {
+		t.Errorf("a Valuer failing with %q: got %v", errNoValue, err)
 	}
 }
 

@@ -279,7 +279,8 @@ func (db *DB) plan(ctx context.Context, sql string, stmt parser.Statement, vals 
 
 // Query runs a statement that returns rows: SELECT, EXPLAIN, or CHECK
 // COPIES. Rows are read from DynamoDB as Next asks for them. args fill
-// the statement's ? placeholders in order, as DynamoDB values.
+// the statement's ? placeholders in order, as DynamoDB values
+// (value.FromGo says which Go values are taken).
 func (db *DB) Query(ctx context.Context, sql string, args ...any) (*Rows, error) {
 	p, err := db.PlanContext(ctx, sql, args...)
 	if err != nil {
@@ -428,7 +429,8 @@ func values(args []any) ([]value.Value, error) {
 			err = holdable(v)
 		}
 		if err != nil {
-			return nil, errs.New(errs.Invalid, "argument %d: %v", i+1, err)
+			// Wrapped: a driver.Valuer's own error stays testable with errors.Is.
+			return nil, errs.New(errs.Invalid, "argument %d: %v", i+1, err).Wrap(err)
 		}
 		out[i] = v
 	}

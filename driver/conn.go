@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"io"
-	"reflect"
 
 	"github.com/dynosql/dynosql"
 	"github.com/dynosql/dynosql/internal/errs"
@@ -127,90 +126,23 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	return result{r}, nil
 }
 
-// CheckNamedValue accepts the arguments dynosql's Query takes, unwrapping
-// a driver.Valuer and the pointers and named types that
-// driver.DefaultParameterConverter resolves; it refuses named arguments.
+// CheckNamedValue accepts the arguments dynosql's Query takes
+// (value.FromGo), a driver.Valuer and the pointers and named types that
+// driver.DefaultParameterConverter resolves among them; it refuses named
+// arguments.
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
 	if nv.Name != "" {
 		return errs.New(errs.Unsupported, "named argument %s: dynosql takes ? placeholders filled by position", nv.Name).
 			WithHint("pass the value without sql.Named")
 	}
-	v, err := goValue(nv.Value, 0)
+	v, err := value.FromGo(nv.Value)
 	if err != nil {
 		// database/sql prefixes the argument's position.
-		return err
+		return errs.New(errs.Invalid, "%v", err).Wrap(err).
+			WithHint("pass a string, number, bool, nil, []string, []any or map[string]any; format times as text")
 	}
 	nv.Value = v
 	return nil
-}
-
-var valuerType = reflect.TypeFor[driver.Valuer]()
-
-// goValue returns a as a value dynosql's Query takes: a itself, what its
-// Value method gives (a driver.Valuer), what a pointer points to (nil for
-// a nil pointer), or a named type of a basic kind as its base type. It
-// does what driver.DefaultParameterConverter does, but keeps what
-// dynosql takes and database/sql does not: a float32 stays float32 (0.1,
-// not 0.10000000149011612), a json.Number a number, a uint64 past
-// MaxInt64 and a []string (a set or list) are taken, behind a pointer or
-// a named type too, and a Valuer may give any of those.
-func goValue(a any, depth int) (any, error) {
-	// A Valuer giving itself, or a pointer to itself, would recurse for
-	// ever; past a few steps the value is refused as one dynosql cannot take.
-	const maxDepth = 8
-	_, err := value.FromGo(a)
-	if err == nil {
-		return a, nil
-	}
-	rv := reflect.ValueOf(a)
-	if vr, ok := a.(driver.Valuer); ok && depth < maxDepth {
-		if rv.Kind() == reflect.Pointer && rv.IsNil() && rv.Type().Elem().Implements(valuerType) {
-			return nil, nil // NULL, as database/sql makes it
-		}
-		v, verr := vr.Value()
-		if verr == nil {
-			v, verr = goValue(v, depth+1)
-		}
-		if verr != nil {
-			// The Valuer's own error, which the caller may test for
-			// with errors.Is.
-			return nil, errs.New(errs.Invalid, "the Value of a %T: %v", a, verr).Wrap(verr)
-		}
-		return v, nil
-	}
-	switch rv.Kind() {
-	case reflect.Pointer:
-		if rv.IsNil() {
-			return nil, nil
-		}
-		if depth < maxDepth {
-			return goValue(rv.Elem().Interface(), depth+1)
-		}
-	case reflect.Bool:
-		return rv.Bool(), nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return rv.Int(), nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return rv.Uint(), nil
-	case reflect.Float32:
-		return float32(rv.Float()), nil
-	case reflect.Float64:
-		return rv.Float(), nil
-	case reflect.String:
-		return rv.String(), nil
-	case reflect.Slice:
-		switch rv.Type().Elem().Kind() {
-		case reflect.Uint8:
-			return rv.Bytes(), nil // a binary, as database/sql takes a named []byte
-		case reflect.String:
-			if !rv.IsNil() {
-				return rv.Convert(reflect.TypeFor[[]string]()).Interface(), nil
-			}
-			return nil, nil
-		}
-	}
-	return nil, errs.New(errs.Invalid, "%v", err).
-		WithHint("pass a string, number, bool, nil, []string, []any or map[string]any; format times as text")
 }
 
 // argValues returns the values of args, checked by CheckNamedValue.

@@ -28,11 +28,11 @@ entities:
 
 type ratio float32
 
-// A pointer to a value, or a named type of its kind, is written as the
-// value itself is: database/sql's default converter would turn a
-// float32 into float64 (0.1 → 0.10000000149011612) and a json.Number
-// into a string, and refuse a []string, all of which dynosql takes
-// unwrapped.
+// A pointer to a value, a named type of its kind or a sql.Null[T] is
+// written as the value itself is: database/sql's default converter (and
+// sql.Null's Value) would turn a float32 into float64 (0.1 →
+// 0.10000000149011612) and a json.Number into a string, and refuse a
+// []string, all of which dynosql takes unwrapped.
 func TestPointersAndNamedTypesAreWrittenAsTheirValues(t *testing.T) {
 	fx := testkit.LoadText(t, testkit.Backends()[1], convertMapping, "")
 	db := sql.OpenDB(dd.NewConnector(fx.DB))
@@ -50,6 +50,7 @@ func TestPointersAndNamedTypesAreWrittenAsTheirValues(t *testing.T) {
 		{"a named float32", "n", f, ratio(0.1)},
 		{"*json.Number", "n", jn, &jn},
 		{"*[]string", "ss", ss, &ss},
+		{"sql.Null[float32]", "n", f, sql.Null[float32]{V: f, Valid: true}},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,11 +8,13 @@ package value
 
 import (
 	"bytes"
+	"database/sql/driver"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -492,8 +494,15 @@ func Literal(v Value) string {
 // FromGo converts a Go value passed as a statement argument: strings,
 // integers, floats, bools, nil, json.Number, []byte (a binary; a nil one
 // is NULL), []string (a string set),
-// []any and map[string]any (lists and maps), or a Value itself.
+// []any and map[string]any (lists and maps), or a Value itself; and, as
+// database/sql takes them, a pointer to one of those (nil is NULL), a
+// named type of their kind (type ratio float32) and a driver.Valuer
+// (sql.NullString), as the value they hold or give.
 func FromGo(a any) (Value, error) {
+	return fromGo(a, 0)
+}
+
+func fromGo(a any, depth int) (Value, error) {
 	switch x := a.(type) {
 	case nil, string, bool:
 		return x, nil
@@ -553,7 +562,92 @@ func FromGo(a any) (Value, error) {
 		}
 		return m, nil
 	}
-	return nil, fmt.Errorf("cannot use a %T as a DynamoDB value", a)
+	return unwrapGo(a, depth)
+}
+
+var valuerType = reflect.TypeFor[driver.Valuer]()
+
+// sqlNull returns what a database/sql Null[T], or a pointer to one,
+// holds (nil when not Valid), read before its Value method, which gives a
+// float32 as a float64 (0.10000000149011612 for 0.1) and refuses a
+// []string.
+func sqlNull(rv reflect.Value) (any, bool) {
+	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem() // its Value method is a pointer's too
+	}
+	t := rv.Type()
+	if t.Kind() != reflect.Struct || t.PkgPath() != "database/sql" || !strings.HasPrefix(t.Name(), "Null[") {
+		return nil, false
+	}
+	if !rv.FieldByName("Valid").Bool() {
+		return nil, true
+	}
+	return rv.FieldByName("V").Interface(), true
+}
+
+// unwrapGo converts what a holds or gives when a is a driver.Valuer, a
+// pointer or a named type, as driver.DefaultParameterConverter does, but
+// keeping what FromGo takes and database/sql does not: a float32 stays
+// float32 (0.1, not 0.10000000149011612), a json.Number a number, a
+// []string a set.
+func unwrapGo(a any, depth int) (Value, error) {
+	// A Valuer giving itself, or a pointer to itself, would recurse for
+	// ever; past a few steps the value is refused as one FromGo cannot take.
+	const maxDepth = 8
+	refused := fmt.Errorf("cannot use a %T as a DynamoDB value", a)
+	if depth >= maxDepth {
+		return nil, refused
+	}
+	rv := reflect.ValueOf(a)
+	if v, ok := sqlNull(rv); ok {
+		return fromGo(v, depth+1)
+	}
+	if vr, ok := a.(driver.Valuer); ok {
+		if rv.Kind() == reflect.Pointer && rv.IsNil() && rv.Type().Elem().Implements(valuerType) {
+			return nil, nil // NULL, as database/sql makes it
+		}
+		v, err := vr.Value()
+		var out Value
+		if err == nil {
+			out, err = fromGo(v, depth+1)
+		}
+		if err != nil {
+			// The Valuer's own error, which the caller may test for
+			// with errors.Is.
+			return nil, fmt.Errorf("the Value of a %T: %w", a, err)
+		}
+		return out, nil
+	}
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		return fromGo(rv.Elem().Interface(), depth+1)
+	case reflect.Bool:
+		return rv.Bool(), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fromGo(rv.Int(), depth+1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return fromGo(rv.Uint(), depth+1)
+	case reflect.Float32:
+		return fromGo(float32(rv.Float()), depth+1)
+	case reflect.Float64:
+		return fromGo(rv.Float(), depth+1)
+	case reflect.String:
+		return rv.String(), nil
+	case reflect.Slice:
+		switch rv.Type().Elem().Kind() {
+		case reflect.Uint8:
+			return fromGo(rv.Bytes(), depth+1) // a binary, as database/sql takes a named []byte
+		case reflect.String:
+			if rv.IsNil() {
+				return nil, nil
+			}
+			return fromGo(rv.Convert(reflect.TypeFor[[]string]()).Interface(), depth+1)
+		}
+	}
+	return nil, refused
 }
 
 // goNumber makes an argument's number canonical, as a literal's is (a
