@@ -458,6 +458,89 @@ func TestItemsOfAnotherTypeAreNotTheEntitys(t *testing.T) {
 	}
 }
 
+// paddedIssues is the DynamoDB Book's GitHub issues, the number typed N
+// as a user would first write it or S; the table's own program pads it
+// (ISSUE#00000010).
+const paddedIssues = `
+table: Issues
+partition_key: PK
+sort_key: SK
+entities:
+  issues:
+    keys: {PK: "REPO#{repo}", SK: "ISSUE#{number}"}
+    columns: {repo: S, number: %s, title: S}
+`
+
+// issueComments are the issues' comments under them: a number holds no
+// '#', so they are told apart from issues.
+const issueComments = `
+  comments:
+    keys: {PK: "REPO#{repo}", SK: "ISSUE#{number}#C#{cid}"}
+    columns: {repo: S, number: N, cid: S}
+`
+
+// An item whose key spells a number otherwise than dynosql writes it
+// (zero-padded) is one no lookup by that number finds: a read that meets
+// it stops, naming the item and the mapping's fix, rather than answering
+// as if it were not there; a write reading it writes nothing. Declared S,
+// the number is read and found as the table spells it.
+func TestAKeyNumberSpelledOtherwiseStopsTheRead(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			rows := `{"entity":"issues","row":{"repo":"r","number":9,"title":"nine"}}
+{"entity":"comments","row":{"repo":"r","number":9,"cid":"c1"}}
+`
+			fx := testkit.LoadText(t, b, fmt.Sprintf(paddedIssues, "N")+issueComments, rows)
+			ctx := context.Background()
+			for _, sk := range []string{"ISSUE#00000010", "ISSUE#00000010#C#c2"} {
+				_, err := fx.Client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(fx.Mapping.Table),
+					Item: map[string]types.AttributeValue{"PK": s("REPO#r"), "SK": s(sk), "title": s("ten")}})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			misfit := "the item PK=REPO#r, SK=ISSUE#00000010 has the key shape of issues, but SK holds its number column number as 00000010, where dynosql writes 10"
+			for _, sql := range []string{
+				"SELECT number, title FROM issues WHERE repo = 'r'",
+				"SELECT COUNT(*) FROM issues WHERE repo = 'r' AND number > 5",
+				"SELECT c.cid FROM comments c JOIN issues i ON i.repo = c.repo WHERE c.repo = 'r' AND c.cid = 'c1'",
+				"UPDATE issues SET title = 'x' WHERE repo = 'r'",
+			} {
+				_, err := fx.Query(ctx, sql)
+				if strings.HasPrefix(sql, "UPDATE") {
+					_, err = fx.DB.Exec(ctx, sql)
+				}
+				var e *dynosql.Error
+				if !errors.Is(err, dynosql.ErrMapping) || !strings.Contains(err.Error(), misfit) ||
+					!errors.As(err, &e) || !strings.Contains(e.Hint, "declare number: S among the columns of issues") {
+					t.Errorf("%s: got %v, want the read stopped at the padded item", sql, err)
+				}
+			}
+			// The comment ISSUE#00000010#C#c2 is no issue: the comments
+			// read and the issue's own lookup are as before.
+			got, err := fx.Query(ctx, "SELECT number, title FROM issues WHERE repo = 'r' AND number = 9")
+			if err != nil || len(got) != 1 || got[0][1] != "nine" {
+				t.Errorf("the issue 9 after the refused UPDATE: %v, %v; want it read, its title unchanged", got, err)
+			}
+
+			typedS := testkit.LoadText(t, b, fmt.Sprintf(paddedIssues, "S"), "")
+			for _, sk := range []string{"ISSUE#00000009", "ISSUE#00000010"} {
+				_, err := typedS.Client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(typedS.Mapping.Table),
+					Item: map[string]types.AttributeValue{"PK": s("REPO#r"), "SK": s(sk), "title": s(sk)}})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err = typedS.Query(ctx, "SELECT number FROM issues WHERE repo = 'r' AND number >= '00000010'")
+			if err != nil || len(got) != 1 || got[0][0] != "00000010" {
+				t.Errorf("declared S: %v, %v; want the number as the table spells it", got, err)
+			}
+		})
+	}
+}
+
 // In storefront's ORDER#{date}#{id}#ITEM, an id holding '#' may sort
 // before its prefix in the key ("o#1" before "o": '1' is below 'I'), so
 // ORDER BY id with a LIMIT, read in key order, would return "o#1" where

@@ -137,7 +137,9 @@ func (s *batchSide) flush(ctx context.Context, last bool) {
 // rows returns the partial tuples of w's lookups: the cross product of
 // each lookup's rows. A key whose item is missing, or is not the
 // lookup's entity, yields nothing; the join kind decides what is kept.
-func (s *batchSide) rows(w *waiting) []tuple {
+// A key lookup meets no NumberMisfit item (it renders the key as dynosql
+// writes it), so there is no error.
+func (s *batchSide) rows(w *waiting) ([]tuple, error) {
 	partial := []tuple{s.r.empty()}
 	for li, l := range s.bg.Lookups {
 		var found []mapping.Row
@@ -157,7 +159,7 @@ func (s *batchSide) rows(w *waiting) []tuple {
 		}
 		partial = next
 	}
-	return partial
+	return partial, nil
 }
 
 // decode returns the row of key ks's item for lookup li, or nil; each

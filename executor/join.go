@@ -16,7 +16,7 @@ type innerSide interface {
 	// last says the outer rows are all read and the join now waits.
 	flush(ctx context.Context, last bool)
 	// rows returns the inner partial tuples of w, whose jobs have ended.
-	rows(w *waiting) []tuple
+	rows(w *waiting) ([]tuple, error)
 	// release forgets what w holds.
 	release(w *waiting)
 	// ahead returns how many outer rows to read ahead of the one being
@@ -157,7 +157,11 @@ func (it *joinIter) next(ctx context.Context) (tuple, error) {
 			}
 		}
 		it.queue = it.queue[1:]
-		joined, err := it.r.extend(head.t, it.inner.rows(head), it.kind, it.on)
+		inner, err := it.inner.rows(head)
+		if err != nil {
+			return nil, err
+		}
+		joined, err := it.r.extend(head.t, inner, it.kind, it.on)
 		if err != nil {
 			return nil, err
 		}

@@ -30,7 +30,7 @@ func (r *run) getItem(ctx context.Context, g *planner.GetItem) ([]tuple, error) 
 		r.log.add(g, []planner.Read{g.Read}, 0, 0)
 		return nil, nil
 	}
-	return r.classify(g, []map[string]types.AttributeValue{out.Item}, []planner.Read{g.Read}), nil
+	return r.classify(g, []map[string]types.AttributeValue{out.Item}, []planner.Read{g.Read})
 }
 
 // queryPage sends one page of a Query.
@@ -80,7 +80,10 @@ func (it *queryIter) next(ctx context.Context) (tuple, error) {
 			// a page is held in one form, not as items and rows at once.
 			item := it.page[0]
 			it.page[0], it.page = nil, it.page[1:]
-			it.buf = it.r.classify(it.q, []map[string]types.AttributeValue{item}, it.q.Reads)
+			var err error
+			if it.buf, err = it.r.classify(it.q, []map[string]types.AttributeValue{item}, it.q.Reads); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if it.done {
@@ -110,7 +113,9 @@ func (it *queryIter) next(ctx context.Context) (tuple, error) {
 		case it.order != nil:
 			// The order check reads the whole page, the row past the
 			// LIMIT included, so the page is classified at once.
-			it.buf = it.r.classify(it.q, out.Items, it.q.Reads)
+			if it.buf, err = it.r.classify(it.q, out.Items, it.q.Reads); err != nil {
+				return nil, err
+			}
 			if err := it.order.check(it.buf); err != nil {
 				return nil, err
 			}
@@ -155,7 +160,11 @@ func (r *run) queryEach(ctx context.Context, q *planner.Query) ([]tuple, error) 
 	}
 	var out []tuple
 	for _, items := range results {
-		out = append(out, r.classify(q, items, q.Reads)...)
+		rows, err := r.classify(q, items, q.Reads)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
 	}
 	return out, nil
 }
@@ -236,18 +245,22 @@ func (s *querySide) release(w *waiting) {
 	}
 }
 
-func (s *querySide) rows(w *waiting) []tuple {
+func (s *querySide) rows(w *waiting) ([]tuple, error) {
 	pr := w.partition
 	if !pr.ready {
 		for _, j := range pr.jobs {
-			pr.rows = append(pr.rows, s.r.classify(s.q, j.items, s.q.Reads)...)
+			rows, err := s.r.classify(s.q, j.items, s.q.Reads)
+			if err != nil {
+				return nil, err
+			}
+			pr.rows = append(pr.rows, rows...)
 			pr.items += len(j.items)
 			j.items = nil
 		}
 		pr.ready = true
 		s.cached += pr.items
 	}
-	return pr.rows
+	return pr.rows, nil
 }
 
 // requestID tells apart the Queries of two outer rows: the same text and

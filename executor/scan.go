@@ -101,7 +101,10 @@ func (it *scanIter) next(ctx context.Context) (tuple, error) {
 			if p.err != nil {
 				return nil, p.err
 			}
-			it.buf = it.r.classify(it.s, p.items, it.s.Reads)
+			var err error
+			if it.buf, err = it.r.classify(it.s, p.items, it.s.Reads); err != nil {
+				return nil, err
+			}
 		case <-ctx.Done():
 			return nil, backendError("Scan", ctx.Err())
 		}

@@ -166,8 +166,9 @@ func (e tupleEnv) aggregate(*parser.Func) value.Value { return nil }
 // classify turns items one request returned into one-slot tuples, one
 // per read whose entity the item belongs to. Items of no entity of the
 // statement are counted against the step (see readLog), never dropped
-// unseen.
-func (r *run) classify(step planner.Node, items []map[string]types.AttributeValue, reads []planner.Read) []tuple {
+// unseen; one that is a read's after all, its number spelled otherwise
+// in a key (Entity.NumberMisfit), stops the read.
+func (r *run) classify(step planner.Node, items []map[string]types.AttributeValue, reads []planner.Read) ([]tuple, error) {
 	out := make([]tuple, 0, len(items))
 	// The tuples are cut from one allocation of one per item, another
 	// when reads of one entity (a self-join) need more.
@@ -176,6 +177,11 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	for _, item := range items {
 		e, row := classifyItem(item, reads)
 		if e == nil {
+			for _, rd := range reads {
+				if err := rd.Of.NumberMisfit(item); err != nil {
+					return nil, err
+				}
+			}
 			continue
 		}
 		claimed++
@@ -193,7 +199,7 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 		}
 	}
 	r.log.add(step, reads, len(items), claimed)
-	return out
+	return out, nil
 }
 
 // classifyItem returns the entity of reads that item belongs to and its

@@ -222,6 +222,38 @@ func (e *Entity) decode(item map[string]types.AttributeValue, strict bool) (Row,
 	return row, true
 }
 
+// NumberMisfit explains why an item that no entity claims is e's after
+// all, written by a program that spells a number column otherwise in a
+// key (ISSUE#00000010 for the template ISSUE#{number}): every key it
+// holds has e's shape, one holds a number in other text than dynosql
+// writes, and no entity of the mapping claims it. Reading on without it
+// would answer as if it were not there, so the read stops with the
+// error returned; nil when the item is not such a one.
+func (e *Entity) NumberMisfit(item map[string]types.AttributeValue) *errs.Error {
+	var attr, col, text string
+	for _, a := range e.KeyAttrs() {
+		av, ok := item[a]
+		if !ok {
+			continue
+		}
+		k := e.keys[a]
+		if c, t, off := k.offNumber(av); off {
+			if attr == "" {
+				attr, col, text = a, c, t
+			}
+		} else if !k.parseInto(av, nil) {
+			return nil
+		}
+	}
+	if attr == "" || e.m.Classify(item, e.m.EntityList()) != nil {
+		return nil
+	}
+	n, _ := value.ParseNumber(text)
+	return errs.New(errs.Mapping, "the item %s has the key shape of %s, but %s holds its number column %s as %s, where dynosql writes %s: WHERE %s = %s would not find it, and a read that left it out would answer as if it were not there",
+		e.m.KeyText(item), e.Name, attr, col, text, n, col, n).
+		WithHint("if the table writes %s so (zero-padded, say), declare %s: S among the columns of %s and compare it as text (%s = '%s')", col, col, e.Name, col, text)
+}
+
 // ItemID identifies an item by its base-table key, as text: equal for two
 // reads of one item and only for them, each key value behind its length
 // (a value may hold any character, a separator too).

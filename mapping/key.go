@@ -217,6 +217,40 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 	return true
 }
 
+// offNumber reports a string key value of the template's shape whose
+// number column holds its number in other text than dynosql writes
+// (00000010, 1.50 or +3 for 10, 1.5 or 3): parseInto refuses it, since no
+// lookup by that number renders this key. It returns the column and the
+// text it holds.
+func (k *Key) offNumber(av types.AttributeValue) (col, text string, ok bool) {
+	s, isS := av.(*types.AttributeValueMemberS)
+	if !isS || k.Type != KeyS {
+		return "", "", false
+	}
+	var buf [8]string
+	texts, fits := k.split(s.Value, buf[:0])
+	if !fits {
+		return "", "", false
+	}
+	i := 0
+	for _, p := range k.Parts {
+		if p.Column == "" {
+			continue
+		}
+		if k.columns[p.Column] == "N" {
+			n, isNumber := value.ParseNumber(texts[i])
+			if !isNumber {
+				return "", "", false // not a number at all: another entity's key
+			}
+			if string(n) != texts[i] && col == "" {
+				col, text = p.Column, texts[i]
+			}
+		}
+		i++
+	}
+	return col, text, col != ""
+}
+
 // takes reports whether parseInto adds col to row: a row to fill that
 // does not hold col yet.
 func takes(row Row, col string) bool {
