@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/dynosql/dynosql"
@@ -69,5 +73,79 @@ entities:
 				}
 			}
 		})
+	}
+}
+
+// An UPDATE whose Scan fails in one segment stops the other segments
+// too: they would otherwise page on, then wait for ever to hand over
+// pages nobody reads, a goroutine each for the life of the process.
+// Segment 0 fails on its second page, and the other segments send no
+// second page before that, so that more pages are left than the Scan
+// buffers. Not parallel: it counts the process's goroutines, and only
+// DynamoDB Local reads segments apart (the embedded backend has one).
+func TestAWriteWhoseScanFailsLeavesNoSegmentRunning(t *testing.T) {
+	failed := make(chan struct{})
+	var once sync.Once
+	hook := testkit.Hook("failSegment0", func(ctx context.Context, _ string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		s, ok := in.Parameters.(*dynamodb.ScanInput)
+		if !ok {
+			return next.HandleInitialize(ctx, in)
+		}
+		s.Limit = aws.Int32(1) // a page an item: the shape of a large table
+		if s.ExclusiveStartKey != nil {
+			if aws.ToInt32(s.Segment) == 0 {
+				once.Do(func() { close(failed) })
+				return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "ValidationException", Message: "injected"}
+			}
+			select {
+			case <-failed:
+			case <-ctx.Done():
+				return middleware.InitializeOutput{}, middleware.Metadata{}, ctx.Err()
+			}
+		}
+		return next.HandleInitialize(ctx, in)
+	})
+	var data strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&data, `{"entity":"docs","row":{"id":"d%04d","body":"x"}}`+"\n", i)
+	}
+	fx := testkit.LoadText(t, testkit.Backends()[0], `
+table: Big
+partition_key: PK
+sort_key: SK
+entities:
+  docs:
+    keys: {PK: "D#{id}", SK: "DOC"}
+    columns: {id: S, body: S}
+`, data.String(), dynosql.WithScans(), hook)
+	_, err := fx.DB.Exec(context.Background(), "UPDATE docs SET body = 'y' WHERE body = 'x'")
+	if err == nil || !strings.Contains(err.Error(), "injected") {
+		t.Fatalf("got %v, want the injected Scan failure", err)
+	}
+	left := 0
+	for range 50 {
+		if left = goroutinesIn("executor.(*scanIter).start"); left == 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("%d goroutines of the failed Scan still running after 5 s", left)
+}
+
+// goroutinesIn counts the goroutines whose stack holds fn.
+func goroutinesIn(fn string) int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			count := 0
+			for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+				if strings.Contains(g, fn) {
+					count++
+				}
+			}
+			return count
+		}
+		buf = make([]byte, 2*len(buf))
 	}
 }

@@ -140,6 +140,11 @@ func isConditionFailed(err error) (*types.ConditionalCheckFailedException, bool)
 
 // readRows runs a write step's reads to the end and returns the rows.
 func (ex *Executor) readRows(ctx context.Context, read planner.Node, slots []planner.Slot) ([]mapping.Row, error) {
+	// Stopped on an error, the reads still in flight stop too: a Scan's
+	// other segments would go on paging, then wait for ever to hand over
+	// pages nobody reads.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	r := ex.newRun(slots)
 	defer r.finish(ctx)
 	it, err := r.tuples(read)
