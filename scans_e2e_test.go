@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -147,5 +148,56 @@ func goroutinesIn(fn string) int {
 			return count
 		}
 		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// A Scan's segments keep to --concurrency (WithConcurrency), as a join's
+// lookups do: a session held to one request at a time, to spare a busy
+// table, must not read it four segments at once. Each Scan request
+// waits a little for another to join it, so that segments free to
+// overlap do.
+func TestAScanKeepsToTheConcurrency(t *testing.T) {
+	var data strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&data, `{"entity":"docs","row":{"id":"d%04d","body":"x"}}`+"\n", i)
+	}
+	for _, n := range []int{1, 2} {
+		t.Run(fmt.Sprintf("concurrency %d", n), func(t *testing.T) {
+			var inFlight, most atomic.Int32
+			hook := testkit.Hook("countScans", func(ctx context.Context, _ string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				s, ok := in.Parameters.(*dynamodb.ScanInput)
+				if !ok {
+					return next.HandleInitialize(ctx, in)
+				}
+				s.Limit = aws.Int32(1)
+				now := inFlight.Add(1)
+				defer inFlight.Add(-1)
+				for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+				}
+				for range 10 {
+					if inFlight.Load() > int32(n) {
+						break
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				return next.HandleInitialize(ctx, in)
+			})
+			fx := testkit.LoadText(t, testkit.Backends()[0], `
+table: Big
+partition_key: PK
+sort_key: SK
+entities:
+  docs:
+    keys: {PK: "D#{id}", SK: "DOC"}
+    columns: {id: S, body: S}
+`, data.String(), dynosql.WithScans(), dynosql.WithConcurrency(n), hook)
+			rows, err := fx.Query(context.Background(), "SELECT id FROM docs WHERE body = 'x'")
+			if err != nil || len(rows) != 8 {
+				t.Fatalf("got %d rows, %v; want 8", len(rows), err)
+			}
+			if m := most.Load(); m > int32(n) {
+				t.Errorf("%d Scan requests in flight at once, past the concurrency of %d", m, n)
+			}
+		})
 	}
 }

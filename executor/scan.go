@@ -60,8 +60,17 @@ func (it *scanIter) start(ctx context.Context) {
 			defer wg.Done()
 			in, err := it.s.Build(seg)
 			for err == nil {
+				// Each page takes one of the statement's request slots:
+				// the concurrency bounds the segments too.
+				select {
+				case it.r.sem <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
 				var out *dynamodb.ScanOutput
-				if out, err = sc.Scan(ctx, in, it.r.ex.optFns(ctx)...); err != nil {
+				out, err = sc.Scan(ctx, in, it.r.ex.optFns(ctx)...)
+				<-it.r.sem
+				if err != nil {
 					err = backendError("Scan", err)
 					break
 				}

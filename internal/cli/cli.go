@@ -109,8 +109,9 @@ Run SQL against a DynamoDB single-table design.
   --retry-ceiling D      retry a throttled or failing request for up to D (default
                          60s), ever more slowly, before the statement fails
   --concurrency N        requests one statement keeps in flight at once: lookups
-                         of a join, Queries per IN value or outer row, fan-outs
-                         of copies, one per source row (default 8)
+                         of a join, Queries per IN value or outer row, a Scan's
+                         segments, fan-outs of copies, one per source row
+                         (default 8)
   --debug                log the AWS SDK's requests, responses and warnings to
                          stderr, credentials redacted
   --version              print the version and exit
