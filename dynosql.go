@@ -38,10 +38,13 @@ type DB struct {
 }
 
 type config struct {
-	consistent  bool
-	concurrency int
-	hooks       []func(*dynamodb.Options)
-	checkTable  bool
+	consistent bool
+	// concurrency: see WithConcurrency; the executor's default unless
+	// concurrencySet.
+	concurrency    int
+	concurrencySet bool
+	hooks          []func(*dynamodb.Options)
+	checkTable     bool
 	// nonAtomicInserts: see WithNonAtomicInserts.
 	nonAtomicInserts bool
 	// allowScan: see WithScans.
@@ -69,8 +72,10 @@ type Option func(*config)
 func WithConsistentReads(on bool) Option { return func(c *config) { c.consistent = on } }
 
 // WithConcurrency bounds the requests one statement has in flight at once
-// (default 8).
-func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = n } }
+// (default 8). Open refuses n below 1, as --concurrency does.
+func WithConcurrency(n int) Option {
+	return func(c *config) { c.concurrency, c.concurrencySet = n, true }
+}
 
 // WithRequestHook adds fn to the options of every request dynosql sends:
 // the SDK's own way to add middleware (tracing, counting, retries).
@@ -110,6 +115,11 @@ func Open(ctx context.Context, m *mapping.Mapping, client Client, opts ...Option
 	}
 	if !c.maxAffectedSet {
 		c.maxAffected = DefaultMaxAffected
+	}
+	if c.concurrencySet && c.concurrency < 1 {
+		// The executor would take it for the default, 8: not what was asked.
+		return nil, errs.New(errs.Invalid, "WithConcurrency(%d): give at least 1 request in flight", c.concurrency).
+			WithHint("the default, 8, suits DynamoDB; leave WithConcurrency out for it")
 	}
 	var quirks planner.Quirks
 	if c.checkTable && m != nil {
