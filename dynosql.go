@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -35,6 +37,9 @@ type DB struct {
 	endpoint string // the embedded backend's URL, if the DB started one
 	safety   safety
 	cache    *planCache
+
+	closeOnce sync.Once
+	closed    atomic.Bool
 }
 
 type config struct {
@@ -177,6 +182,9 @@ func (db *DB) Mapping() *mapping.Mapping { return db.m }
 // mapping, or a DynamoDB table read raw, described (one DescribeTable)
 // the first time it is named.
 func (db *DB) Entity(ctx context.Context, name string) (*mapping.Entity, error) {
+	if err := db.open(); err != nil {
+		return nil, err
+	}
 	if e, err := db.cat.Entity(name); err == nil {
 		return e, nil
 	}
@@ -187,16 +195,31 @@ func (db *DB) Entity(ctx context.Context, name string) (*mapping.Entity, error) 
 }
 
 // Close releases what the DB started (the embedded backend of OpenDemo
-// and OpenEmbedded). A DB over a caller's client has nothing to release.
+// and OpenEmbedded); a DB over a caller's client has nothing to release.
+// Statements after Close are refused with ErrInvalid, as database/sql
+// refuses them after its Close; rows still being read from an embedded
+// backend end with an error. Later calls, from any goroutine, do nothing.
 func (db *DB) Close() error {
 	var first error
-	for _, c := range db.closers {
-		if err := c(); err != nil && first == nil {
-			first = err
+	db.closeOnce.Do(func() {
+		db.closed.Store(true)
+		for _, c := range db.closers {
+			if err := c(); err != nil && first == nil {
+				first = err
+			}
 		}
-	}
-	db.closers = nil
+	})
 	return first
+}
+
+// open refuses a statement once the DB is closed: its embedded backend
+// is gone, and a request would fail as if the endpoint were wrong, or a
+// write as if it might have landed.
+func (db *DB) open() error {
+	if db.closed.Load() {
+		return errs.New(errs.Invalid, "the DB is closed").WithHint("open a new one")
+	}
+	return nil
 }
 
 // Explain plans sql with args without sending anything and returns the
@@ -233,6 +256,9 @@ func (db *DB) PlanContext(ctx context.Context, sql string, args ...any) (*planne
 // planText plans sql through the cache; explain drops a leading EXPLAIN
 // (DB.Explain), keeping its FORMAT for ExplainAs.
 func (db *DB) planText(ctx context.Context, sql string, args []any, explain bool) (*planner.Plan, error) {
+	if err := db.open(); err != nil {
+		return nil, err
+	}
 	key := cacheKey(sql, explain)
 	stmt, plan, planArgs := db.cache.get(key)
 	if stmt == nil {
@@ -301,6 +327,9 @@ func (db *DB) Query(ctx context.Context, sql string, args ...any) (*Rows, error)
 
 // QueryPlan runs a plan from Explain (or any read plan) and returns its rows.
 func (db *DB) QueryPlan(ctx context.Context, p *planner.Plan) (*Rows, error) {
+	if err := db.open(); err != nil {
+		return nil, err
+	}
 	if err := notControl(p); err != nil {
 		return nil, err
 	}
@@ -379,6 +408,9 @@ func (db *DB) Exec(ctx context.Context, sql string, args ...any) (Result, error)
 
 // ExecPlan runs a write plan.
 func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
+	if err := db.open(); err != nil {
+		return Result{}, err
+	}
 	if err := notControl(p); err != nil {
 		return Result{}, err
 	}

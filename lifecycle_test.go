@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dynosql/dynosql"
@@ -26,4 +27,57 @@ func TestOpenRefusesAConcurrencyBelowOne(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A closed DB refuses statements, saying it is closed: its embedded
+// backend is gone, and a request would fail as if the endpoint were
+// wrong, a write as if it might have landed.
+func TestAClosedDBRefusesStatements(t *testing.T) {
+	ctx := context.Background()
+	db, err := dynosql.OpenDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := db.Begin()
+	if _, err := tx.Exec(ctx, "UPDATE students SET name = 'x' WHERE id = 'a91'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closed := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, dynosql.ErrInvalid) || !strings.Contains(err.Error(), "closed") {
+			t.Errorf("%s: got %v, want an invalid error saying the DB is closed", what, err)
+		}
+	}
+	_, err = db.Query(ctx, "SELECT name FROM students WHERE id = 'a91'")
+	closed("Query", err)
+	_, err = db.Exec(ctx, "UPDATE students SET name = 'x' WHERE id = 'a91'")
+	closed("Exec", err)
+	_, err = tx.Commit(ctx)
+	closed("Commit", err)
+	_, err = db.Begin().Exec(ctx, "DELETE FROM students WHERE id = 'a91'")
+	closed("Tx.Exec", err)
+	if err := db.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
+}
+
+// Close may be called from several goroutines at once (a DB is safe for
+// concurrent use): -race saw them share the list of what to release.
+func TestCloseFromManyGoroutines(t *testing.T) {
+	db, err := dynosql.OpenDemo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if err := db.Close(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
 }

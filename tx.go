@@ -65,6 +65,9 @@ func (tx *Tx) Commit(ctx context.Context) (Result, error) {
 	if tx.done {
 		return Result{}, errs.New(errs.Invalid, "the transaction has ended").WithHint("BEGIN a new one")
 	}
+	if err := tx.db.open(); err != nil {
+		return Result{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		// Ended before anything was sent: nothing landed, and the
 		// transaction stays open for a Commit with a live context.
