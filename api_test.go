@@ -502,7 +502,7 @@ func TestACommitWithAnEndedContextSaysNothingWasSent(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := tx.Commit(ctx)
-	if !errors.Is(err, dynosql.ErrCanceled) || strings.Contains(err.Error(), "may or may not") || !strings.Contains(err.Error(), "not sent") {
+	if !errors.Is(err, dynosql.ErrCanceled) || !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "may or may not") || !strings.Contains(err.Error(), "not sent") {
 		t.Errorf("Commit with an ended context: %v", err)
 	}
 	// The transaction is still open, as the hint says: a Commit with a

@@ -71,7 +71,7 @@ func (tx *Tx) Commit(ctx context.Context) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		// Ended before anything was sent: nothing landed, and the
 		// transaction stays open for a Commit with a live context.
-		return Result{}, errs.New(errs.Canceled, "the transaction was not sent: %v", err).
+		return Result{}, errs.New(errs.Canceled, "the transaction was not sent: %v", err).Wrap(err).
 			WithHint("Commit again with a context that has not ended, or Rollback; nothing was written")
 	}
 	tx.done = true
