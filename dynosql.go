@@ -421,6 +421,12 @@ func (db *DB) ExecPlan(ctx context.Context, p *planner.Plan) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		// Ended before anything was sent: a request sent with it would
+		// fail and leave whether it landed unknown, which it is not.
+		return Result{}, errs.New(errs.Canceled, "%s was not sent: %v", p.Verb, err).Wrap(err).
+			WithHint("nothing was written; run it again with a context that has not ended")
+	}
 	r, err := db.exec.Exec(ctx, p)
 	if err != nil {
 		return Result{}, err

@@ -81,3 +81,19 @@ func TestCloseFromManyGoroutines(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A write whose context ended before it started says that nothing was
+// sent, not that its row may or may not have been written.
+func TestAWriteWithAnEndedContextSaysNothingWasSent(t *testing.T) {
+	fx := testkit.Load(t, embedded, "school")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := fx.DB.Exec(ctx, "UPDATE students SET name = 'x' WHERE id = 'a91'")
+	if !errors.Is(err, dynosql.ErrCanceled) || !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "may or may not") || !strings.Contains(err.Error(), "not sent") {
+		t.Errorf("Exec with an ended context: %v", err)
+	}
+	rows, err := queryAll(fx.DB, "SELECT name FROM students WHERE id = 'a91'")
+	if err != nil || len(rows) != 1 || rows[0][0] != "Ann Lee" {
+		t.Errorf("a91 after the write that was not sent: %v, %v", rows, err)
+	}
+}
