@@ -1,9 +1,18 @@
 package dynosql_test
 
 import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
+
 	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/mapping"
 )
 
 // A join whose inner side no BatchGetItem can serve (the inner key is a
@@ -58,4 +67,56 @@ func TestLeftJoinKeepsOuterRowsWhoseInnerRowsTheClientRejects(t *testing.T) {
 		{SQL: "SELECT x.student_id, e.course_id FROM enrollments x JOIN students s ON s.id = x.student_id LEFT JOIN enrollments e ON e.student_id = s.id AND e.grade <> 'A' WHERE x.course_id = 'math204'"},
 	}
 	agreeOnEachBackend(t, "school", cases)
+}
+
+// A lookup that fails fails the statement, also when it failed before
+// the join came to its outer rows: its rows are missing, not empty, so
+// an inner join dropping those outer rows, or a LEFT JOIN giving them
+// NULLs, would be a wrong answer passed off as whole. The BatchGetItem
+// of the first outer rows' students waits until another has failed, so
+// that the failed ones have ended before the join reaches their rows.
+func TestAFailedLookupFailsTheJoin(t *testing.T) {
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			var (
+				first  atomic.Value // the key of the first outer row's student, once the fault is on
+				failed = make(chan struct{})
+				once   sync.Once
+			)
+			hook := testkit.Hook("failLaterLookups", func(ctx context.Context, _ string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				bg, ok := in.Parameters.(*dynamodb.BatchGetItemInput)
+				key, on := first.Load().(string)
+				if !ok || !on {
+					return next.HandleInitialize(ctx, in)
+				}
+				for _, ka := range bg.RequestItems {
+					for _, k := range ka.Keys {
+						if mapping.Text(k["PK"]) == key {
+							select {
+							case <-failed:
+							case <-ctx.Done():
+							}
+							return next.HandleInitialize(ctx, in)
+						}
+					}
+				}
+				once.Do(func() { close(failed) })
+				return middleware.InitializeOutput{}, middleware.Metadata{}, &smithy.GenericAPIError{Code: "InternalServerError", Message: "injected"}
+			})
+			fx := testkit.Load(t, b, "school", hook)
+			rows, err := fx.Query(context.Background(), "SELECT student_id FROM enrollments WHERE course_id = 'cs101' ORDER BY student_id LIMIT 1")
+			if err != nil || len(rows) != 1 {
+				t.Fatalf("the first student of cs101: %v, %v", rows, err)
+			}
+			first.Store("STU#" + rows[0][0].(string))
+			for _, join := range []string{"JOIN", "LEFT JOIN"} {
+				sql := "SELECT s.name, e.grade FROM enrollments e " + join + " students s ON s.id = e.student_id WHERE e.course_id = 'cs101'"
+				rows, err := fx.Query(context.Background(), sql)
+				if err == nil || !strings.Contains(err.Error(), "injected") {
+					t.Errorf("%s: got %d rows and %v, want the injected failure", join, len(rows), err)
+				}
+			}
+		})
+	}
 }

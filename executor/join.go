@@ -152,9 +152,11 @@ func (it *joinIter) next(ctx context.Context) (tuple, error) {
 				it.window = min(2*it.window, it.most)
 			}
 			it.waited = true
-			if err := head.wait(ctx); err != nil {
-				return nil, err
-			}
+		}
+		// A job that ended before the head came to it may have failed:
+		// its rows are missing, not empty.
+		if err := head.wait(ctx); err != nil {
+			return nil, err
 		}
 		it.queue = it.queue[1:]
 		inner, err := it.inner.rows(head)
