@@ -204,7 +204,7 @@ func (s *Session) describe(ctx context.Context, args []string) error {
 		e, ok = m.Entities[args[0]]
 	}
 	if !ok {
-		return s.run(ctx, "DESCRIBE "+parser.Ident(args[0]))
+		return s.runFor(ctx, "DESCRIBE "+parser.Ident(args[0]))
 	}
 	cols := &format.Static{Cols: []string{"column", "type", "stored"}}
 	for _, c := range e.ColumnNames() {
@@ -232,7 +232,16 @@ func (s *Session) describe(ctx context.Context, args []string) error {
 
 // showTables is \dt: SHOW TABLES.
 func (s *Session) showTables(ctx context.Context, _ []string) error {
-	return s.run(ctx, "SHOW TABLES")
+	return s.runFor(ctx, "SHOW TABLES")
+}
+
+// runFor runs the statement a meta-command stands for under a context
+// of its own, so that Ctrl-C cancels its requests as it cancels a
+// statement's, and not the shell.
+func (s *Session) runFor(ctx context.Context, sql string) error {
+	ctx, stop := s.statementContext(ctx)
+	defer stop()
+	return s.run(ctx, sql)
 }
 
 func (s *Session) listEntities(m *mapping.Mapping) error {

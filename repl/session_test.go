@@ -50,3 +50,31 @@ func TestUnclaimedItemsAreWarnedAboutWithOrWithoutStats(t *testing.T) {
 		}
 	}
 }
+
+// The meta-commands that send requests (\dt, and \d of a table read raw)
+// run under a statement's context, which Ctrl-C cancels: in the shell,
+// where Ctrl-C between statements does nothing, one waiting on an
+// endpoint that does not answer could otherwise not be stopped. Here
+// Ctrl-C comes as each starts.
+func TestCtrlCCancelsTheRequestsOfMetaCommands(t *testing.T) {
+	ctx := context.Background()
+	db, err := dynosql.Open(ctx, nil, testkit.Embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, meta := range []string{`\dt`, `\d Orders`} {
+		t.Run(meta, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			s := NewSession(db, &out, &errOut)
+			s.Interrupt = func(ctx context.Context) (context.Context, context.CancelFunc) {
+				ctx, cancel := context.WithCancel(ctx)
+				cancel()
+				return ctx, cancel
+			}
+			_ = s.Meta(ctx, meta)
+			if !strings.Contains(errOut.String(), "ERROR: canceled") {
+				t.Errorf("stderr does not say %s was canceled:\n%s", meta, errOut.String())
+			}
+		})
+	}
+}
