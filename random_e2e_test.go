@@ -16,20 +16,20 @@ import (
 	"github.com/dynosql/dynosql/value"
 )
 
-// randomSeed is one seed of TestRandomSelectsAgreeWithSQLite, with what
-// a failure says of it.
+// randomSeed is one seed of the random differential tests, with what a
+// failure says of it.
 type randomSeed struct {
 	seed int64
 	name string
 }
 
-// randomConfig returns the seeds and the number of statements per seed
-// and dataset of TestRandomSelectsAgreeWithSQLite: a fixed seed, the same
-// every run, and one that changes every run (from the clock), so that
-// each run tries statements no run tried before. DYNOSQL_RANDOM_SEED
-// replaces the changing one, to replay a failure; DYNOSQL_RANDOM_N
-// changes the number, for longer runs.
-func randomConfig(t *testing.T) (seeds []randomSeed, n int) {
+// randomConfig returns the seeds of a random differential test and its
+// number of statements per seed and dataset: a fixed seed, the same every
+// run, and one that changes every run (from the clock), so that each run
+// tries statements no run tried before. DYNOSQL_RANDOM_SEED replaces the
+// changing one, to replay a failure; the environment variable nVar
+// changes the number from n, for longer runs.
+func randomConfig(t *testing.T, nVar string, n int) ([]randomSeed, int) {
 	const fixed = 31
 	changing := time.Now().UnixNano() % 1_000_000
 	name := "changes every run"
@@ -40,15 +40,14 @@ func randomConfig(t *testing.T) (seeds []randomSeed, n int) {
 		}
 		changing, name = v, "from DYNOSQL_RANDOM_SEED"
 	}
-	n = 300
-	if s := os.Getenv("DYNOSQL_RANDOM_N"); s != "" {
+	if s := os.Getenv(nVar); s != "" {
 		v, err := strconv.Atoi(s)
 		if err != nil {
-			t.Fatalf("DYNOSQL_RANDOM_N: %v", err)
+			t.Fatalf("%s: %v", nVar, err)
 		}
 		n = v
 	}
-	seeds = []randomSeed{{fixed, fmt.Sprintf("seed %d (fixed)", fixed)}}
+	seeds := []randomSeed{{fixed, fmt.Sprintf("seed %d (fixed)", fixed)}}
 	if changing != fixed {
 		seeds = append(seeds, randomSeed{changing, fmt.Sprintf("seed %d (%s)", changing, name)})
 	}
@@ -61,9 +60,10 @@ func randomConfig(t *testing.T) (seeds []randomSeed, n int) {
 // larger designs: RandomDataset.Embedded), and those that need a Scan (an
 // OR with a branch no key serves) must be refused. A failure names the
 // statement, its position in the sequence and the seed, with the command
-// that replays it, and shows the plan.
+// that replays it, and shows the plan. DYNOSQL_RANDOM_N changes the
+// number of statements per seed and dataset (default 300).
 func TestRandomSelectsAgreeWithSQLite(t *testing.T) {
-	seeds, n := randomConfig(t)
+	seeds, n := randomConfig(t, "DYNOSQL_RANDOM_N", 300)
 	for _, s := range seeds {
 		t.Logf("%s: replay with DYNOSQL_RANDOM_SEED=%d go test -run TestRandomSelectsAgreeWithSQLite .", s.name, s.seed)
 	}

@@ -31,6 +31,10 @@ type Ent struct {
 	Rows []mapping.Row
 	vals map[string][]string // column → SQL literals statements compare it with
 	pre  map[string][]string // string column → prefixes for LIKE and ranges
+	// copies are the entity's copy columns, by name; copied reports that
+	// another entity copies one of its columns.
+	copies map[string]*mapping.Copy
+	copied bool
 }
 
 // Col is a column of an entity: S or N (other types are left out), and
@@ -38,6 +42,11 @@ type Ent struct {
 type Col struct {
 	Name, Type string
 	Key        bool
+	// Optional marks a key column of sparse indexes only: it may be NULL.
+	Optional bool
+	// Copy marks a denormalized copy of another entity's column, which
+	// writes do not set.
+	Copy bool
 }
 
 // Path is a way to read an entity by key: the columns of its partition
@@ -67,14 +76,14 @@ func NewSchema(m *mapping.Mapping, rows []backend.DatasetRow, edges []Edge, extr
 	}
 	aliases := map[string]bool{}
 	for _, e := range m.EntityList() {
-		ent := &Ent{Name: e.Name, Alias: entityAlias(e.Name, aliases), vals: map[string][]string{}, pre: map[string][]string{}}
+		ent := &Ent{Name: e.Name, Alias: entityAlias(e.Name, aliases), vals: map[string][]string{}, pre: map[string][]string{}, copies: e.Copies}
 		for _, c := range e.ColumnNames() {
 			typ, err := e.Column(c)
 			if err != nil {
 				return nil, err
 			}
 			if typ == "S" || typ == "N" {
-				ent.Columns = append(ent.Columns, Col{Name: c, Type: typ, Key: e.IsKeyColumn(c)})
+				ent.Columns = append(ent.Columns, Col{Name: c, Type: typ, Key: e.IsKeyColumn(c), Optional: e.IsOptionalKeyColumn(c), Copy: e.Copies[c] != nil})
 			}
 		}
 		slices.SortFunc(ent.Columns, func(a, b Col) int { return strings.Compare(a.Name, b.Name) })
@@ -90,6 +99,11 @@ func NewSchema(m *mapping.Mapping, rows []backend.DatasetRow, edges []Edge, extr
 			ent.vals[c.Name], ent.pre[c.Name] = pools(c, ent.Rows, extra[e.Name+"."+c.Name])
 		}
 		s.Entities = append(s.Entities, ent)
+	}
+	for _, e := range s.Entities {
+		for _, cp := range e.copies {
+			s.entity(cp.Source.Name).copied = true
+		}
 	}
 	for _, ed := range edges {
 		for _, side := range []string{ed.A, ed.B} {
