@@ -35,6 +35,9 @@ type Ent struct {
 	// another entity copies one of its columns.
 	copies map[string]*mapping.Copy
 	copied bool
+	// baseTemplates are the templates of the base key: entities with the
+	// same ones share their items' keys (productcatalog's "{Id}").
+	baseTemplates string
 }
 
 // Col is a column of an entity: S or N (other types are left out), and
@@ -87,6 +90,11 @@ func NewSchema(m *mapping.Mapping, rows []backend.DatasetRow, edges []Edge, extr
 			}
 		}
 		slices.SortFunc(ent.Columns, func(a, b Col) int { return strings.Compare(a.Name, b.Name) })
+		base := e.Base()
+		ent.baseTemplates = base.PK.Raw
+		if base.SK != nil {
+			ent.baseTemplates += "\x00" + base.SK.Raw
+		}
 		for _, p := range e.Paths() {
 			path := Path{Index: p.Index, PK: p.PK.Columns(), Optional: p.Optional}
 			if p.SK != nil {

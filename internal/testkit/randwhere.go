@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -50,7 +51,7 @@ func (w *writeGen) where(e *Ent, c *clause, fullKey bool) (cond string, row map[
 		eq(e.baseKey())
 		one = true
 	}
-	if w.chance(0.35) {
+	if w.chance(0.6) {
 		if x := w.extra(e, c, row, fullKey); x != "" {
 			conds = append(conds, x)
 		}
@@ -91,37 +92,47 @@ func (w *writeGen) keyRange(e *Ent, c *clause, col, v string) string {
 // DynamoDB's), and no key column (whose attribute a template composes);
 // it returns "" when no column is left.
 func (w *writeGen) extra(e *Ent, c *clause, row map[string]string, inTx bool) string {
-	var cols []Col
+	var cols, indexKeys []Col
 	for _, col := range e.Columns {
 		if !col.Copy && (!inTx || !col.Key) {
 			cols = append(cols, col)
+		}
+		if col.Key && !inTx && !slices.Contains(e.baseKey(), col.Name) {
+			indexKeys = append(indexKeys, col)
 		}
 	}
 	if len(cols) == 0 {
 		return ""
 	}
 	col := pick(w.gen, cols)
+	if len(indexKeys) > 0 && w.chance(0.5) {
+		// Columns only indexes hold go to a write's guard as the index
+		// key attributes: a row out of a sparse index lacks some of them.
+		col = pick(w.gen, indexKeys)
+	}
 	name := quoteName(col.Name)
 	v := row[col.Name]
 	if v == "" || w.chance(0.3) {
 		v = pick(w.gen, e.vals[col.Name])
 	}
-	k := w.intn(6)
-	if inTx && (k == 2 || k == 3) {
-		k = 4
+	// The conditions DynamoDB cannot check (<>, LIKE) most often: they
+	// make a write read its rows first and guard each write with them.
+	k := w.intn(20)
+	if inTx && k < 9 {
+		k = 19
 	}
-	if k == 2 && col.Type == "S" {
+	if k < 4 && col.Type == "S" {
 		if p := w.prefix(v); p != "" {
 			return fmt.Sprintf("%s LIKE %s", name, c.val(quoteSQL(p+"%")))
 		}
 	}
-	switch k {
-	case 0:
+	switch {
+	case k < 9: // mostly another value than the row's, which keeps it
+		return fmt.Sprintf("%s <> %s", name, c.val(pick(w.gen, e.vals[col.Name])))
+	case k < 12:
 		return name + " IS NULL"
-	case 1:
+	case k < 15:
 		return name + " IS NOT NULL"
-	case 3:
-		return fmt.Sprintf("%s <> %s", name, c.val(v))
 	default:
 		return fmt.Sprintf("%s = %s", name, c.val(v))
 	}

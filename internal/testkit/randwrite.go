@@ -24,7 +24,9 @@ import (
 // column, NULL in a key column of an index every row is in, key values
 // holding a template's separator (the extra values of RandomDataset), and
 // in a transaction what cannot join one: moves, arithmetic (NULL + 1
-// fails it), setting key columns, and writes that fill or fan out copies.
+// fails it), setting key columns or NULL, conditions DynamoDB's cannot
+// hold, and writes that fill or fan out copies. A key another entity's
+// rows hold (productcatalog's) is refused on both (UniqueKeys).
 
 // RandomWrite is one step of a random write sequence: one statement, or
 // (Tx) the statements of one BEGIN ... COMMIT, each naming one row by its
@@ -85,7 +87,7 @@ func RandomWrites(s *Schema, seed int64, n int) []RandomWrite {
 	}
 	out := make([]RandomWrite, n)
 	for i := range out {
-		if w.chance(0.15) {
+		if w.chance(0.1) {
 			if tx, ok := w.transaction(); ok {
 				out[i] = tx
 				continue
@@ -97,15 +99,32 @@ func RandomWrites(s *Schema, seed int64, n int) []RandomWrite {
 	return out
 }
 
-// UniqueKeys returns the statements that give SQLite's table of each
-// entity a unique index on its base key columns, as DynamoDB holds one
-// item per key: an INSERT onto a taken key then fails on both, and ON
-// CONFLICT, SQLite's ON DUPLICATE KEY UPDATE, has its target.
+// UniqueKeys returns the statements that hold SQLite's tables to
+// DynamoDB's one item per key: a unique index on each entity's base key
+// columns (an INSERT onto a taken key then fails on both, and ON
+// CONFLICT, SQLite's ON DUPLICATE KEY UPDATE, has its target), and
+// triggers that refuse a row whose key another entity's row holds when
+// their base key templates are the same.
 func (s *Schema) UniqueKeys() []string {
 	var out []string
 	for _, e := range s.Entities {
+		key := e.baseKey()
 		out = append(out, fmt.Sprintf("CREATE UNIQUE INDEX %s ON %s (%s)",
-			quoteName("base_key_of_"+e.Name), quoteName(e.Name), strings.Join(quoteNames(e.baseKey()), ", ")))
+			quoteName("base_key_of_"+e.Name), quoteName(e.Name), strings.Join(quoteNames(key), ", ")))
+		for _, other := range s.Entities {
+			if other == e || other.baseTemplates != e.baseTemplates {
+				continue
+			}
+			var same []string
+			for _, k := range key {
+				same = append(same, fmt.Sprintf("%s.%s = NEW.%s", quoteName(other.Name), quoteName(k), quoteName(k)))
+			}
+			for _, op := range []string{"INSERT", "UPDATE"} {
+				out = append(out, fmt.Sprintf("CREATE TRIGGER %s BEFORE %s ON %s WHEN EXISTS (SELECT 1 FROM %s WHERE %s) BEGIN SELECT RAISE(ABORT, %s); END",
+					quoteName(e.Name+"_"+op+"_held_by_"+other.Name), op, quoteName(e.Name), quoteName(other.Name), strings.Join(same, " AND "),
+					quoteSQL("the key is held by a row of "+other.Name)))
+			}
+		}
 	}
 	return out
 }
@@ -127,7 +146,7 @@ type writeGen struct {
 func (w *writeGen) statement(e *Ent, inTx bool) (WriteStmt, string) {
 	c := &clause{args: w.chance(0.5)}
 	k := w.intn(20)
-	if k < 6 || len(w.known[e]) == 0 {
+	if k < 4 || len(w.known[e]) == 0 {
 		return w.insert(e, c, inTx)
 	}
 	where := &clause{args: c.args}
@@ -369,7 +388,8 @@ func (w *writeGen) freshValue(col Col) string {
 // baseKey returns the columns of e's base key: the partition key's, then
 // the sort key's.
 func (e *Ent) baseKey() []string {
-	return append(slices.Clone(e.Paths[0].PK), e.Paths[0].SK...)
+	// battleroyale's games hold game_id in both.
+	return dedupe(append(slices.Clone(e.Paths[0].PK), e.Paths[0].SK...))
 }
 
 // keyText names the item of a row of e: its base key's literals.
