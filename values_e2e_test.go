@@ -654,3 +654,28 @@ func TestAConflictWithAnotherEntitysItemNamesIt(t *testing.T) {
 		t.Errorf("a second order a#LINE#1: %v", err)
 	}
 }
+
+// A move onto a key another entity's item holds names that item too:
+// "lines (c='x', id='a', ln='1#META') already exists" was the same false
+// lead as for an INSERT (found by the random write differential, where
+// productcatalog's bicycle 1258 was reported as a sporting good).
+func TestAMoveOntoAnotherEntitysItemNamesIt(t *testing.T) {
+	ctx := context.Background()
+	fx := testkit.LoadText(t, testkit.Backends()[0], typedOverlapMapping, "")
+	for _, sql := range []string{
+		"INSERT INTO orders (c, id, v) VALUES ('x', 'a#LINE#1', 'o')",
+		"INSERT INTO lines (c, id, ln, v) VALUES ('x', 'a', '2', 'l')",
+	} {
+		if _, err := fx.DB.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	_, err := fx.DB.Exec(ctx, "UPDATE lines SET ln = '1#META' WHERE c = 'x' AND id = 'a' AND ln = '2'")
+	if !errors.Is(err, dynosql.ErrConflict) || strings.Contains(err.Error(), "already exists") ||
+		!strings.Contains(err.Error(), "already holds a row of orders (c='x', id='a#LINE#1')") {
+		t.Errorf("the move: %v; want a conflict naming the order that holds the key", err)
+	}
+	if got, err := fx.Query(ctx, "SELECT ln FROM lines WHERE c = 'x' AND id = 'a'"); err != nil || len(got) != 1 || got[0][0] != "2" {
+		t.Errorf("lines after the refused move: %v, %v; want the line 2 where it was", got, err)
+	}
+}

@@ -68,9 +68,9 @@ func (ex *Executor) conflict(e *mapping.Entity, row mapping.Row, format string, 
 	return &errs.ConditionFailedError{Base: errs.New(errs.Conflict, "%s", msg), Entity: e.Name, Key: keyStrings(key)}
 }
 
-// conflictHeld is conflict for an INSERT refused because held, the item
-// DynamoDB found under the row's key (ALL_OLD; nil when unknown), is
-// there. When held is no row of e (an item of another entity whose key
+// conflictHeld is conflict for an INSERT or a move refused because
+// held, the item DynamoDB found under the row's key (ALL_OLD; nil when
+// unknown), is there. When held is no row of e (an item of another entity whose key
 // renders alike, "ORDER#{id}#META" with id "a#LINE#1" against
 // "ORDER#{id}#LINE#{ln}", told apart by the type attribute, or an item
 // no entity describes), saying that a row of e already exists sent the

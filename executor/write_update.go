@@ -321,7 +321,7 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	case 0:
 		return false, nil, nil // the old item changed or went away since it was read: skipped
 	case 1:
-		return false, nil, ex.conflict(u.Entity, next, "%s %s was not moved", u.Entity.Name, keyDesc(u.Entity, old))
+		return false, nil, ex.conflictHeld(u.Entity, next, reasons[1].Item, "%s %s was not moved", u.Entity.Name, keyDesc(u.Entity, old))
 	}
 	if err != nil {
 		return false, nil, err

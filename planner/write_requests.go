@@ -275,8 +275,9 @@ func (u *UpdateRows) MoveWriteInputs(oldKey, found, item map[string]types.Attrib
 		TransactItems: []types.TransactWriteItem{
 			{Delete: &types.Delete{TableName: table, Key: oldKey, ConditionExpression: guard.Condition(),
 				ExpressionAttributeNames: guard.Names(), ExpressionAttributeValues: guard.Values()}},
+			// The item returned when the new key is taken names what holds it.
 			{Put: &types.Put{TableName: table, Item: item, ConditionExpression: putGuard.Condition(),
-				ExpressionAttributeNames: putGuard.Names()}},
+				ExpressionAttributeNames: putGuard.Names(), ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 		}}, nil
 }
 
