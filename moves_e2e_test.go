@@ -458,3 +458,28 @@ func TestAReinsertResentAfterALostAnswerKeepsTheRow(t *testing.T) {
 		t.Errorf("%d rows affected, want 1", res.RowsAffected)
 	}
 }
+
+// On the embedded server, a move that also takes the item out of a sparse
+// index (SET n = 2, status = NULL) is a move like any other: a delete and
+// a put in one transaction. It was sent as the reinsert of an item under
+// its own key, the delete first: onto a taken key the put then failed and
+// the row was gone, where SQLite (and DynamoDB Local) leave it as it was
+// (found by the random write differential, on complaints).
+func TestAMoveOutOfASparseIndexOntoATakenKeyKeepsTheRow(t *testing.T) {
+	fx := testkit.LoadText(t, testkit.Backends()[1], numberKeysTxDesign, numberKeysTxRows)
+	ctx := context.Background()
+	_, err := fx.DB.Exec(ctx, "UPDATE items SET n = 2, status = NULL WHERE acct = 'a' AND n = 1")
+	if !errors.Is(err, dynosql.ErrConflict) {
+		t.Errorf("a move onto (a, 2): %v, want a conflict", err)
+	}
+	if got := query(t, fx.DB, "SELECT n, status, title FROM items WHERE acct = 'a' AND n IN (1, 2)"); fmt.Sprint(got) != "[[1 open t1] [2 open t2]]" {
+		t.Errorf("items (a, 1) and (a, 2): %v, want both as they were", got)
+	}
+	execAgree(t, fx, testkit.Select{SQL: "UPDATE items SET n = 9, status = NULL WHERE acct = 'a' AND n = 1"})
+	for _, q := range []string{
+		"SELECT n, due, status, title, cnt FROM items WHERE acct = 'a'",
+		"SELECT acct, n FROM items WHERE status = 'open' AND due > '2000'",
+	} {
+		fx.AgreeWithSQLite(t, testkit.Select{SQL: q})
+	}
+}

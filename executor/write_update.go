@@ -289,7 +289,11 @@ func (ex *Executor) moveOne(ctx context.Context, u *planner.UpdateRows, oldKey m
 	if err != nil {
 		return false, nil, notWritten(err, u.Entity, old)
 	}
-	if u.Reinsert {
+	// A reinsert puts the item back under its own key. A move to another
+	// key leaves no stale index entry (the old item is deleted), and must
+	// not delete it before the new key is known to be free: the
+	// transaction below does both or neither.
+	if m := u.Entity.Mapping(); u.Reinsert && m.ItemID(oldKey) == m.ItemID(item) {
 		return ex.reinsert(ctx, u, oldKey, got.Item, item, old, next)
 	}
 	put, tx, err := u.MoveWriteInputs(oldKey, got.Item, item)
