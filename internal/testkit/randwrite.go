@@ -134,8 +134,9 @@ func (s *Schema) UniqueKeys() []string {
 type writeGen struct {
 	*gen
 	// known are rows of each entity as SQL literals ("" for NULL): the
-	// sample, then rows inserted and keys moved to. Some are gone by the
-	// time a statement names them, which is a case worth writing too.
+	// sample, then the rows inserted. Some are gone (or were never
+	// there: an INSERT onto a taken key) by the time a statement names
+	// them, which is a case worth writing too.
 	known map[*Ent][]map[string]string
 	fresh int // the last number fresh values were made of
 }
