@@ -310,3 +310,34 @@ func TestATransactionRefusedBeforeSendingSaysNothingWasWritten(t *testing.T) {
 		})
 	}
 }
+
+// SET NULL joins a transaction on DynamoDB; the embedded backend, whose
+// REMOVE is a whole-item rewrite, refuses it, saying so: "it sets a key
+// column" sent the user looking for a key the statement does not set
+// (seen by the random write differential).
+func TestATransactionsSetNullSaysWhyTheEmbeddedBackendRefusesIt(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range testkit.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			fx := testkit.LoadText(t, b, numberKeysTxDesign, numberKeysTxRows)
+			tx := fx.DB.Begin()
+			_, err := tx.Exec(ctx, "UPDATE items SET title = NULL WHERE acct = 'a' AND n = 3")
+			if b.Name == "embedded" {
+				if !errors.Is(err, dynosql.ErrUnsupported) || strings.Contains(err.Error(), "key column") || !strings.Contains(err.Error(), "embedded backend") {
+					t.Errorf("SET NULL in a transaction: %v, want it refused as the embedded backend's rewrite", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := fx.Oracle.Exec("UPDATE items SET title = NULL WHERE acct = 'a' AND n = 3"); err != nil {
+				t.Fatal(err)
+			}
+			fx.AgreeWithSQLite(t, testkit.Select{SQL: "SELECT n, title FROM items WHERE acct = 'a'"})
+		})
+	}
+}

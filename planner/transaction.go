@@ -55,6 +55,11 @@ func Transactable(p *Plan) error {
 		case w.Key == nil:
 			return refuse("its WHERE does not name one row by its full key, so its rows must be read first",
 				"give the full key in WHERE, one UPDATE per row")
+		case w.Move && w.ForQuirks:
+			// Not a key the statement moves: SET NULL or of an index key,
+			// which DynamoDB does in place, rewrites the item here.
+			return refuse("the embedded backend rewrites the item for what it sets (a NULL, or an index key), which reads the item first",
+				"run it outside a transaction (on DynamoDB it joins one)")
 		case w.Move:
 			return refuse("it sets a key column, which reads the item before moving it", "run it outside a transaction")
 		case len(w.FanOuts) > 0:
