@@ -26,10 +26,10 @@ import (
 // step differ: the failure names the seed, the step, its statements and
 // the command that replays it. The seeds are randomConfig's;
 // DYNOSQL_RANDOM_WRITES_N changes the number of steps per seed and
-// dataset (default 25, which keeps the test within 45 s of the suite's
+// dataset (default 40, which keeps the test within 45 s of the suite's
 // run on two cores under the race detector).
 func TestRandomWritesAgreeWithSQLite(t *testing.T) {
-	seeds, n := randomConfig(t, "DYNOSQL_RANDOM_WRITES_N", 25)
+	seeds, n := randomConfig(t, "DYNOSQL_RANDOM_WRITES_N", 40)
 	for _, ds := range testkit.RandomDatasets {
 		schema, err := ds.Schema()
 		if err != nil {
