@@ -20,6 +20,25 @@ import (
 	"github.com/dynosql/dynosql/internal/testkit"
 )
 
+// loadDocs loads n docs, all with body 'x', one item each, in a table
+// whose reads by body need a Scan (allowed).
+func loadDocs(t *testing.T, b testkit.Backend, n int, opts ...dynosql.Option) *testkit.Fixture {
+	t.Helper()
+	var data strings.Builder
+	for i := range n {
+		fmt.Fprintf(&data, `{"entity":"docs","row":{"id":"d%04d","body":"x"}}`+"\n", i)
+	}
+	return testkit.LoadText(t, b, `
+table: Big
+partition_key: PK
+sort_key: SK
+entities:
+  docs:
+    keys: {PK: "D#{id}", SK: "DOC"}
+    columns: {id: S, body: S}
+`, data.String(), append([]dynosql.Option{dynosql.WithScans()}, opts...)...)
+}
+
 // A Scan whose context ends part way ends with an error, never as if the
 // table had no more items: a caller checking rows.Err() would take the
 // rows it got for the whole answer. The Scan pages hold one item each
@@ -27,10 +46,6 @@ import (
 // row, so that the Scan's segments see the end before the next Next.
 func TestACanceledScanIsAnErrorNotAShortAnswer(t *testing.T) {
 	const docs = 40
-	var data strings.Builder
-	for i := range docs {
-		fmt.Fprintf(&data, `{"entity":"docs","row":{"id":"d%04d","body":"x"}}`+"\n", i)
-	}
 	onePerPage := testkit.Hook("scanPage", func(ctx context.Context, _ string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 		if s, ok := in.Parameters.(*dynamodb.ScanInput); ok {
 			one := int32(1)
@@ -41,15 +56,7 @@ func TestACanceledScanIsAnErrorNotAShortAnswer(t *testing.T) {
 	for _, b := range testkit.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			fx := testkit.LoadText(t, b, `
-table: Big
-partition_key: PK
-sort_key: SK
-entities:
-  docs:
-    keys: {PK: "D#{id}", SK: "DOC"}
-    columns: {id: S, body: S}
-`, data.String(), dynosql.WithScans(), onePerPage)
+			fx := loadDocs(t, b, docs, onePerPage)
 			// About one run in five ended quietly before the fix: forty
 			// runs all pass by chance once in 7,000.
 			for run := range 40 {
@@ -106,19 +113,7 @@ func TestAWriteWhoseScanFailsLeavesNoSegmentRunning(t *testing.T) {
 		}
 		return next.HandleInitialize(ctx, in)
 	})
-	var data strings.Builder
-	for i := range 60 {
-		fmt.Fprintf(&data, `{"entity":"docs","row":{"id":"d%04d","body":"x"}}`+"\n", i)
-	}
-	fx := testkit.LoadText(t, testkit.Backends()[0], `
-table: Big
-partition_key: PK
-sort_key: SK
-entities:
-  docs:
-    keys: {PK: "D#{id}", SK: "DOC"}
-    columns: {id: S, body: S}
-`, data.String(), dynosql.WithScans(), hook)
+	fx := loadDocs(t, testkit.Backends()[0], 60, hook)
 	_, err := fx.DB.Exec(context.Background(), "UPDATE docs SET body = 'y' WHERE body = 'x'")
 	if err == nil || !strings.Contains(err.Error(), "injected") {
 		t.Fatalf("got %v, want the injected Scan failure", err)
@@ -157,10 +152,6 @@ func goroutinesIn(fn string) int {
 // waits a little for another to join it, so that segments free to
 // overlap do.
 func TestAScanKeepsToTheConcurrency(t *testing.T) {
-	var data strings.Builder
-	for i := range 8 {
-		fmt.Fprintf(&data, `{"entity":"docs","row":{"id":"d%04d","body":"x"}}`+"\n", i)
-	}
 	for _, n := range []int{1, 2} {
 		t.Run(fmt.Sprintf("concurrency %d", n), func(t *testing.T) {
 			var inFlight, most atomic.Int32
@@ -182,15 +173,7 @@ func TestAScanKeepsToTheConcurrency(t *testing.T) {
 				}
 				return next.HandleInitialize(ctx, in)
 			})
-			fx := testkit.LoadText(t, testkit.Backends()[0], `
-table: Big
-partition_key: PK
-sort_key: SK
-entities:
-  docs:
-    keys: {PK: "D#{id}", SK: "DOC"}
-    columns: {id: S, body: S}
-`, data.String(), dynosql.WithScans(), dynosql.WithConcurrency(n), hook)
+			fx := loadDocs(t, testkit.Backends()[0], 8, dynosql.WithConcurrency(n), hook)
 			rows, err := fx.Query(context.Background(), "SELECT id FROM docs WHERE body = 'x'")
 			if err != nil || len(rows) != 8 {
 				t.Fatalf("got %d rows, %v; want 8", len(rows), err)

@@ -282,29 +282,18 @@ func (w *writeGen) sets(e *Ent, c *clause, moveKey, inTx bool) string {
 			cands = append(cands, col)
 		}
 	}
-	if len(cands) == 0 {
-		return ""
-	}
-	var sets []string
-	used := map[string]bool{}
-	for n := 1 + w.intn(2); n > 0; n-- {
-		col := pick(w.gen, cands)
-		if used[col.Name] {
-			continue
-		}
-		used[col.Name] = true
+	return w.someSets(cands, func(col Col) string {
 		switch {
 		case col.Type == "N" && w.chance(0.3):
-			sets = append(sets, arithmetic(w.gen, col.Name))
+			return arithmetic(w.gen, col.Name)
 		case !col.Key:
-			sets = append(sets, w.plainSet(e, c, col))
+			return w.plainSet(e, c, col)
 		case col.Optional && w.chance(0.3):
-			sets = append(sets, quoteName(col.Name)+" = NULL") // out of the sparse index
+			return quoteName(col.Name) + " = NULL" // out of the sparse index
 		default:
-			sets = append(sets, quoteName(col.Name)+" = "+c.val(w.keyValue(e, col)))
+			return quoteName(col.Name) + " = " + c.val(w.keyValue(e, col))
 		}
-	}
-	return strings.Join(sets, ", ")
+	})
 }
 
 // plainSets writes one or two SETs of columns no key holds: values,
@@ -318,6 +307,21 @@ func (w *writeGen) plainSets(e *Ent, c *clause, inTx bool) string {
 			cands = append(cands, col)
 		}
 	}
+	return w.someSets(cands, func(col Col) string {
+		switch {
+		case inTx:
+			return quoteName(col.Name) + " = " + c.val(w.plainValue(e, col))
+		case col.Type == "N" && w.chance(0.4):
+			return arithmetic(w.gen, col.Name)
+		default:
+			return w.plainSet(e, c, col)
+		}
+	})
+}
+
+// someSets writes SETs of one or two distinct columns of cands, each as
+// set writes it, or "" when cands is empty.
+func (w *writeGen) someSets(cands []Col, set func(Col) string) string {
 	if len(cands) == 0 {
 		return ""
 	}
@@ -329,14 +333,7 @@ func (w *writeGen) plainSets(e *Ent, c *clause, inTx bool) string {
 			continue
 		}
 		used[col.Name] = true
-		switch {
-		case inTx:
-			sets = append(sets, quoteName(col.Name)+" = "+c.val(w.plainValue(e, col)))
-		case col.Type == "N" && w.chance(0.4):
-			sets = append(sets, arithmetic(w.gen, col.Name))
-		default:
-			sets = append(sets, w.plainSet(e, c, col))
-		}
+		sets = append(sets, set(col))
 	}
 	return strings.Join(sets, ", ")
 }
