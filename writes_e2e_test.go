@@ -724,6 +724,37 @@ func TestInsertOutcomeUnknown(t *testing.T) {
 	}
 }
 
+// An INSERT written one transaction after another whose context ends
+// between two of them says which rows were inserted and that the rest
+// were not: they were never sent, so "may or may not" would send the
+// user to check rows that cannot be there.
+func TestAnInsertCanceledBetweenTransactionsSaysTheRestWasNotSent(t *testing.T) {
+	var cancel atomic.Pointer[context.CancelFunc]
+	cancelAfterFirst := testkit.Hook("cancelAfterFirst", func(ctx context.Context, op string, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		out, md, err := next.HandleInitialize(ctx, in)
+		if c := cancel.Load(); op == "TransactWriteItems" && c != nil {
+			(*c)()
+		}
+		return out, md, err
+	})
+	fx := testkit.Load(t, embedded, "school", dynosql.WithNonAtomicInserts(), cancelAfterFirst)
+	var vals []string
+	for i := range 150 {
+		vals = append(vals, fmt.Sprintf("('k43', 'x%03d', 'A')", i))
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	cancel.Store(&stop)
+	_, err := fx.DB.Exec(ctx, "INSERT INTO enrollments (student_id, course_id, grade) VALUES "+strings.Join(vals, ", "))
+	if !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "may or may not") ||
+		!strings.Contains(err.Error(), "rows 1 to 100 were inserted by earlier transactions; rows 101 to 150 were not") {
+		t.Errorf("an INSERT canceled after its first transaction: %v", err)
+	}
+	if got := query(t, fx.DB, "SELECT COUNT(*) FROM enrollments WHERE student_id = 'k43'"); fmt.Sprint(got) != "[[100]]" {
+		t.Errorf("rows landed: %v, want the first transaction's 100", got)
+	}
+}
+
 // beforeRequest calls fn with each request's operation name and input
 // before it is sent, from inside the SDK's middleware stack.
 func beforeRequest(fn func(op string, in any)) dynosql.Option {

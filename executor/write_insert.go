@@ -57,6 +57,15 @@ func (ex *Executor) insert(ctx context.Context, ins *planner.InsertRows) (*Resul
 	}
 	start := 0
 	for _, end := range ins.Batches {
+		if err := ctx.Err(); err != nil && start > 0 {
+			// Ended between transactions: the rest was never sent, so it
+			// was not written, which is all the user needs to finish.
+			msg := insertStopped(start, end, len(rows), true)
+			if r := repairCopies(ins.Entity, ins.Earlier, rows[:start]); r != "" {
+				msg += "; copies written before the rows inserted were not filled: run " + r
+			}
+			return &Result{Affected: int64(start)}, note(errs.New(errs.Canceled, "the INSERT stopped: %v", err).Wrap(err), "%s", msg)
+		}
 		tx, err := ins.TransactInput(items[start:end])
 		if err != nil {
 			return nil, err
