@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -230,6 +231,12 @@ func (e *Entity) decode(item map[string]types.AttributeValue, strict bool) (Row,
 // would answer as if it were not there, so the read stops with the
 // error returned; nil when the item is not such a one.
 func (e *Entity) NumberMisfit(item map[string]types.AttributeValue) *errs.Error {
+	// Reads meet many items of other entities (a partition holds several):
+	// an entity no number is written into a string key for is done
+	// without splitting any key.
+	if !slices.ContainsFunc(e.KeyAttrs(), func(a string) bool { return e.keys[a].numberInText() }) {
+		return nil
+	}
 	var attr, col, text string
 	for _, a := range e.KeyAttrs() {
 		av, ok := item[a]

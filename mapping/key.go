@@ -217,6 +217,12 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 	return true
 }
 
+// numberInText reports whether a number column is written into this
+// string key as text.
+func (k *Key) numberInText() bool {
+	return k.Type == KeyS && slices.ContainsFunc(k.Parts, func(p Part) bool { return k.columns[p.Column] == "N" })
+}
+
 // offNumber reports a string key value of the template's shape whose
 // number column holds its number in other text than dynosql writes
 // (00000010, 1.50 or +3 for 10, 1.5 or 3): parseInto refuses it, since no
