@@ -72,7 +72,11 @@ func (s *batchSide) ahead() (first, most int) {
 func (s *batchSide) want(ctx context.Context, w *waiting) error {
 	w.keys = make([][]*keyState, len(s.bg.Lookups))
 	for li, l := range s.bg.Lookups {
-		for _, key := range l.Render(s.r.binder(w.t)) {
+		keys, err := l.Render(s.r.binder(w.t))
+		if err != nil {
+			return err
+		}
+		for _, key := range keys {
 			id := s.id(key)
 			ks := s.known[id]
 			if ks == nil {
@@ -138,13 +142,17 @@ func (s *batchSide) flush(ctx context.Context, last bool) {
 // each lookup's rows. A key whose item is missing, or is not the
 // lookup's entity, yields nothing; the join kind decides what is kept.
 // A key lookup meets no NumberMisfit item (it renders the key as dynosql
-// writes it), so there is no error.
+// writes it); the error is a CaseMisfit item's.
 func (s *batchSide) rows(w *waiting) ([]tuple, error) {
 	partial := []tuple{s.r.empty()}
 	for li, l := range s.bg.Lookups {
 		var found []mapping.Row
 		for _, ks := range w.keys[li] {
-			if row := s.decode(ks, li); row != nil {
+			row, err := s.decode(ks, li)
+			if err != nil {
+				return nil, err
+			}
+			if row != nil {
 				found = append(found, row)
 			}
 		}
@@ -164,14 +172,17 @@ func (s *batchSide) rows(w *waiting) ([]tuple, error) {
 
 // decode returns the row of key ks's item for lookup li, or nil; each
 // item is classified once per lookup.
-func (s *batchSide) decode(ks *keyState, li int) mapping.Row {
+func (s *batchSide) decode(ks *keyState, li int) (mapping.Row, error) {
 	if row, ok := ks.rows[li]; ok {
-		return row
+		return row, nil
 	}
 	var row mapping.Row
 	if item, ok := ks.j.byID[ks.id]; ok {
-		var e *mapping.Entity
-		e, row = classifyItem(item, s.reads[li])
+		e, r, err := classifyItem(item, s.reads[li])
+		if err != nil {
+			return nil, err
+		}
+		row = r
 		claimed := 0
 		if e != nil {
 			claimed = 1
@@ -182,7 +193,7 @@ func (s *batchSide) decode(ks *keyState, li int) mapping.Row {
 		ks.rows = map[int]mapping.Row{}
 	}
 	ks.rows[li] = row
-	return row
+	return row, nil
 }
 
 // release drops the keys no waiting row wants any more, constant ones

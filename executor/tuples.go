@@ -175,7 +175,10 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 	var slab tuple
 	claimed := 0
 	for _, item := range items {
-		e, row := classifyItem(item, reads)
+		e, row, err := classifyItem(item, reads)
+		if err != nil {
+			return nil, err
+		}
 		if e == nil {
 			for _, rd := range reads {
 				if err := rd.Of.NumberMisfit(item); err != nil {
@@ -203,15 +206,16 @@ func (r *run) classify(step planner.Node, items []map[string]types.AttributeValu
 }
 
 // classifyItem returns the entity of reads that item belongs to and its
-// row, or nil.
-func classifyItem(item map[string]types.AttributeValue, reads []planner.Read) (*mapping.Entity, mapping.Row) {
+// row, or nil; or the error of an item whose case-folded key and
+// attributes disagree (Entity.CaseMisfit).
+func classifyItem(item map[string]types.AttributeValue, reads []planner.Read) (*mapping.Entity, mapping.Row, error) {
 	if len(reads) == 1 && reads[0].Alone {
 		// No other entity's item can come back: the keys read need
 		// only fit (they may be none).
 		if row, ok := reads[0].Of.Claim(item); ok {
-			return reads[0].Of, row
+			return claimed(reads[0].Of, item, row)
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
 	var entities [4]*mapping.Entity
 	candidates := entities[:0]
@@ -220,9 +224,16 @@ func classifyItem(item map[string]types.AttributeValue, reads []planner.Read) (*
 	}
 	e := candidates[0].Mapping().Classify(item, candidates) // one request reads one table
 	if e == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return e, e.Decode(item)
+	return claimed(e, item, e.Decode(item))
+}
+
+func claimed(e *mapping.Entity, item map[string]types.AttributeValue, row mapping.Row) (*mapping.Entity, mapping.Row, error) {
+	if err := e.CaseMisfit(item); err != nil {
+		return nil, nil, err
+	}
+	return e, row, nil
 }
 
 // readLog counts, per read step, the items DynamoDB returned and those an

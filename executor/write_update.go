@@ -24,13 +24,12 @@ func (ex *Executor) update(ctx context.Context, u *planner.UpdateRows) (*Result,
 	res := &Result{}
 	var written []mapping.Row // the source rows as written, for the fan-outs
 	if u.Key != nil {
-		key := constantKey(u.Key)
+		key, err := constantKey(u.Key)
 		if key == nil {
-			return &Result{}, nil
+			return &Result{}, err
 		}
 		var ok bool
 		var row mapping.Row
-		var err error
 		if u.Rewrites() {
 			ok, row, err = ex.moveOne(ctx, u, key, nil)
 		} else {
@@ -428,24 +427,24 @@ func unsure(err error, e *mapping.Entity, row mapping.Row, verb, copies string, 
 // no item can have: the key codec refuses only such values (empty, NULL,
 // longer than DynamoDB stores, not reading back as written), the planner
 // having refused values of another type. No row has it, as a read by it
-// finds none.
-func constantKey(kvs []*planner.KeyValue) map[string]types.AttributeValue {
+// finds none. The error is planner.KeyCaseError's.
+func constantKey(kvs []*planner.KeyValue) (map[string]types.AttributeValue, error) {
 	key := map[string]types.AttributeValue{}
 	for _, kv := range kvs {
 		av, err := kv.Value(nil)
 		if err != nil {
-			return nil
+			return nil, planner.KeyCaseError(err)
 		}
 		key[kv.Attr()] = av
 	}
-	return key
+	return key, nil
 }
 
 func (ex *Executor) delete(ctx context.Context, d *planner.DeleteRows) (*Result, error) {
 	if d.Key != nil {
-		key := constantKey(d.Key)
+		key, err := constantKey(d.Key)
 		if key == nil {
-			return &Result{}, nil
+			return &Result{}, err
 		}
 		old, err := ex.deleteOne(ctx, d, key, nil)
 		if err != nil {

@@ -179,6 +179,9 @@ func (m *Mapping) checkEntity(e *Entity) error {
 	if err := m.checkColumnNames(e); err != nil {
 		return err
 	}
+	if err := m.checkKeyCasing(e, where); err != nil {
+		return err
+	}
 	if e.keys[m.PartitionKey] == nil {
 		return m.fail(where+".keys", "missing a template for the partition key %s", m.PartitionKey)
 	}
@@ -201,6 +204,52 @@ func (m *Mapping) checkEntity(e *Entity) error {
 		}
 	}
 	return m.checkOptional(e)
+}
+
+// checkKeyCasing sets the case of each string key key_casing names,
+// whose literal text must already be in that case, and marks the string
+// columns such keys hold (Entity.Folds).
+func (m *Mapping) checkKeyCasing(e *Entity, where string) error {
+	e.folded = map[string]bool{}
+	casings, field := e.KeyCasing, func(attr string) string { return where + ".key_casing." + attr }
+	if all, ok := e.KeyCasing["*"]; ok {
+		casings, field = Casing{}, func(string) string { return where + ".key_casing" }
+		for attr, k := range e.keys {
+			if k.Type == KeyS {
+				casings[attr] = all
+			}
+		}
+	}
+	for _, attr := range slices.Sorted(maps.Keys(casings)) {
+		casing, k, at := casings[attr], e.keys[attr], field(attr)
+		switch {
+		case k == nil:
+			return m.fail(at, "%s is not among the keys of %s", attr, e.Name)
+		case casing == "none":
+			continue
+		case casing != "lower" && casing != "upper":
+			return m.fail(at, "%q is not lower, upper or none", casing)
+		case k.Type != KeyS:
+			return m.fail(at, "%s is a %s key; only a string key has a case", attr, typeName[k.Type])
+		}
+		k.Case = casing
+		var want strings.Builder
+		for _, p := range k.Parts {
+			want.WriteString(k.fold(p.Literal))
+			if p.Column != "" {
+				want.WriteString("{" + p.Column + "}")
+				if e.Columns[p.Column] == "S" {
+					e.folded[p.Column] = true
+				}
+			}
+		}
+		if want.String() != k.Raw {
+			return m.fail(at, "the template %s: %q holds text a %s-cased key never does", attr, k.Raw, casing).
+				WithHint("write the template as the table holds it: %q", want.String())
+		}
+	}
+	e.foldedCols = slices.Sorted(maps.Keys(e.folded))
+	return nil
 }
 
 // ownsIndexKey says whether e defines the index key attribute attr of

@@ -261,6 +261,46 @@ func (e *Entity) NumberMisfit(item map[string]types.AttributeValue) *errs.Error 
 		WithHint("if the table writes %s so (zero-padded, say), declare %s: S among the columns of %s and compare it as text (%s = '%s')", col, col, e.Name, col, text)
 }
 
+// CaseMisfit checks an item e claims against its case-folded keys
+// (key_casing): each string column such a key holds only folded is read
+// from its own attribute, which must be there and fold to the key's
+// text. Otherwise the row would show the column NULL, or a value the key
+// was not made from, so the read stops with the error returned.
+func (e *Entity) CaseMisfit(item map[string]types.AttributeValue) *errs.Error {
+	if len(e.folded) == 0 {
+		return nil
+	}
+	for _, a := range e.KeyAttrs() {
+		k := e.keys[a]
+		key, ok := item[a].(*types.AttributeValueMemberS)
+		if k.Case == "" || !ok {
+			continue
+		}
+		var buf [8]string
+		texts, fits := k.split(key.Value, buf[:0])
+		if !fits {
+			continue
+		}
+		cols := k.Columns()
+		for i, col := range cols {
+			if e.Columns[col] != "S" {
+				continue
+			}
+			switch v, ok := item[col].(*types.AttributeValueMemberS); {
+			case !ok:
+				return errs.New(errs.Mapping, "the item %s of %s holds %s only %s-cased in %s (%q), and no %s attribute of type S that gives its value",
+					e.m.KeyText(item), e.Name, col, k.Case, a, texts[i], col).
+					WithHint("give every item of %s its %s attribute, as ElectroDB does; or read the key's text as it is, without key_casing for %s", e.Name, col, a)
+			case k.fold(v.Value) != texts[i]:
+				return errs.New(errs.Mapping, "the item %s of %s has %s = %q, but its key %s holds %q, not %q",
+					e.m.KeyText(item), e.Name, col, v.Value, a, texts[i], k.fold(v.Value)).
+					WithHint("the key was made from another value than the attribute holds; rewrite the item so that they agree")
+			}
+		}
+	}
+	return nil
+}
+
 // ItemID identifies an item by its base-table key, as text: equal for two
 // reads of one item and only for them, each key value behind its length
 // (a value may hold any character, a separator too).
@@ -280,11 +320,13 @@ func KeyID(item map[string]types.AttributeValue, attrs []string) string {
 }
 
 // KeyText writes an item's base-table key for messages: PK=STU#a91,
-// SK=PROFILE.
+// SK=PROFILE (an attribute a read did not project is left out).
 func (m *Mapping) KeyText(item map[string]types.AttributeValue) string {
 	var parts []string
 	for _, attr := range m.BaseKeyAttrs() {
-		parts = append(parts, attr+"="+Text(item[attr]))
+		if av, ok := item[attr]; ok {
+			parts = append(parts, attr+"="+Text(av))
+		}
 	}
 	return strings.Join(parts, ", ")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -38,6 +39,9 @@ type Key struct {
 	Attr string
 	Type KeyType
 	*Template
+	// Case is "lower" or "upper" for a string key its writer case-folds
+	// whole (key_casing), "" otherwise.
+	Case    string
 	columns map[string]string // the entity's column types
 	// maxBytes is the longest string or binary DynamoDB stores in the
 	// attribute: a sort key's limit where it sorts the table or an index.
@@ -75,7 +79,7 @@ func (k *Key) Value(row Row) (types.AttributeValue, error) {
 		}
 		return nil, fmt.Errorf("column %s: %s is a %s key, not %s %s", col, k.Attr, typeName[k.Type], value.TypeName(v), value.Literal(v))
 	}
-	s, err := k.render(func(col string) (string, error) { return keyText(row[col]) })
+	s, err := k.render(func(col string) (string, error) { return k.text(row[col]) })
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +145,62 @@ func keyText(v value.Value) (string, error) {
 	return "", fmt.Errorf("a %s value cannot be part of a string key", value.TypeName(v))
 }
 
+// text is how v is written into this key: keyText, case-folded where
+// the key is (a placeholder stays as written, for EXPLAIN).
+func (k *Key) text(v value.Value) (string, error) {
+	s, err := keyText(v)
+	if _, ok := v.(Placeholder); err != nil || ok || k.Case == "" {
+		return s, err
+	}
+	if r, ok := unsureCase(s, k.Case); ok {
+		return "", &CaseError{Attr: k.Attr, Case: k.Case, Value: s, Char: r}
+	}
+	return k.fold(s), nil
+}
+
+// CaseError is the error of a value whose case-folded text programs
+// spell apart (unsureCase): an item may be held under a key dynosql
+// cannot render, so a read by it must fail rather than find nothing.
+type CaseError struct {
+	Attr, Case, Value string
+	Char              rune
+}
+
+func (e *CaseError) Error() string {
+	return fmt.Sprintf("%q holds %q, which programs %s-case in different ways; %s is %s-cased, so dynosql cannot tell which key holds it",
+		e.Value, e.Char, e.Case, e.Attr, e.Case)
+}
+
+// fold case-folds s as the key's writer does.
+func (k *Key) fold(s string) string {
+	switch k.Case {
+	case "lower":
+		return strings.ToLower(s)
+	case "upper":
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// unsureCase returns the first character of s whose lower (or upper)
+// case Go and JavaScript, whose ElectroDB writes such keys, spell apart:
+// a dotted capital I (İ, "i̇" to JavaScript), a capital sigma (σ or, at
+// a word's end, ς), and a lower-case letter without a single upper-case
+// one (ß is "SS" to JavaScript) or with a iota below (ᾳ).
+func unsureCase(s, casing string) (rune, bool) {
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			continue
+		}
+		switch {
+		case casing == "lower" && (r == 'İ' || r == 'Σ'),
+			casing == "upper" && (r >= 0x1F80 && r <= 0x1FFF || unicode.IsLower(r) && unicode.ToUpper(r) == r):
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 // Parse returns the template's columns held by a key attribute value, or
 // false when av does not have the template's shape and type (an item of
 // another entity). Columns get their declared types: "7" in a string key
@@ -184,7 +244,8 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 			return false
 		}
 		// Every text is checked before any goes into row; texts holds
-		// one per column part.
+		// one per column part. A string column of a case-folded key is
+		// left to its own attribute (Entity.CaseMisfit).
 		i := 0
 		for _, p := range k.Parts {
 			if p.Column == "" {
@@ -202,12 +263,12 @@ func (k *Key) parseInto(av types.AttributeValue, row Row) bool {
 			if p.Column == "" {
 				continue
 			}
-			if takes(row, p.Column) {
-				if k.columns[p.Column] == "N" {
-					row[p.Column] = value.Number(texts[i])
-				} else {
-					row[p.Column] = texts[i]
-				}
+			switch {
+			case !takes(row, p.Column):
+			case k.columns[p.Column] == "N":
+				row[p.Column] = value.Number(texts[i])
+			case k.Case == "":
+				row[p.Column] = texts[i]
 			}
 			i++
 		}
@@ -273,7 +334,7 @@ func (k *Key) ReadsBack(col string, v value.Value) bool {
 	if k.Type != KeyS {
 		return true
 	}
-	text, err := keyText(v)
+	text, err := k.text(v)
 	if err != nil {
 		return false
 	}
@@ -290,7 +351,7 @@ func (k *Key) Prefix(row Row) (prefix string, complete bool) {
 		if !ok {
 			return "", false
 		}
-		s, err := keyText(v)
+		s, err := k.text(v)
 		return s, err == nil
 	})
 }
@@ -318,7 +379,7 @@ func Text(av types.AttributeValue) string {
 func (k *Key) RangeColumn(fixed func(col string) bool) (col string, narrows bool) {
 	for _, c := range k.Columns() {
 		if !fixed(c) {
-			return c, k.Type != KeyS || k.columns[c] == "S"
+			return c, k.Type != KeyS || k.columns[c] == "S" && k.Case == ""
 		}
 	}
 	return "", false
@@ -376,7 +437,7 @@ func (k *Key) Orders(fixed func(col string) bool, by []string) (ok bool, guards 
 		return false, nil
 	}
 	for i, c := range by {
-		if free[i] != c || k.columns[c] != "S" {
+		if free[i] != c || k.columns[c] != "S" || k.Case != "" {
 			return false, nil
 		}
 		if sep := k.After(c); sep != "" {

@@ -95,16 +95,42 @@ type Entity struct {
 	Optional []string `yaml:"optional"`
 	// Open lets statements read and write attributes the mapping does
 	// not declare, by name, typed by the value they hold.
-	Open   bool             `yaml:"open"`
-	Copies map[string]*Copy `yaml:"-"` // column → where its value comes from
+	Open bool `yaml:"open"`
+	// KeyCasing names string key attributes that the table's writer
+	// lower- or upper-cases whole (ElectroDB does so by default): key
+	// attribute → lower, upper or none, or one of those for every
+	// string key.
+	KeyCasing Casing           `yaml:"key_casing"`
+	Copies    map[string]*Copy `yaml:"-"` // column → where its value comes from
 
-	m        *Mapping
-	keys     map[string]*Key // key attribute → its key
-	keyAttrs []string        // KeyAttrs, set by checkEntity
-	keyCols  map[string]bool
-	optAttrs map[string]bool // key attributes only optional indexes use
-	paths    []*AccessPath
-	raw      bool // a table read without a mapping (Raw)
+	m          *Mapping
+	keys       map[string]*Key // key attribute → its key
+	keyAttrs   []string        // KeyAttrs, set by checkEntity
+	keyCols    map[string]bool
+	folded     map[string]bool // Folds
+	foldedCols []string        // FoldedColumns
+	optAttrs   map[string]bool // key attributes only optional indexes use
+	paths      []*AccessPath
+	raw        bool // a table read without a mapping (Raw)
+}
+
+// Casing is an entity's key_casing: key attribute → case, or, written
+// as one word, that case for every string key (under the name "*").
+type Casing map[string]string
+
+// UnmarshalYAML reads either form.
+func (c *Casing) UnmarshalYAML(unmarshal func(any) error) error {
+	var all string
+	if err := unmarshal(&all); err == nil {
+		*c = Casing{"*": all}
+		return nil
+	}
+	var each map[string]string
+	if err := unmarshal(&each); err != nil {
+		return err
+	}
+	*c = each
+	return nil
 }
 
 type copySpec struct {
@@ -541,6 +567,15 @@ func (e *Entity) ColumnNames() []string {
 // templates. Such a column is read from the key, and may not appear in a
 // DynamoDB filter (filters cannot name key attributes).
 func (e *Entity) IsKeyColumn(col string) bool { return e.keyCols[col] }
+
+// Folds reports whether col is a string column that a key of e holds
+// lower- or upper-cased (key_casing): the key tells only its case-folded
+// text, so its value is the column's own attribute, which every read of
+// e fetches, and a key lookup by it is checked against that attribute.
+func (e *Entity) Folds(col string) bool { return e.folded[col] }
+
+// FoldedColumns lists the columns Folds reports, in name order.
+func (e *Entity) FoldedColumns() []string { return e.foldedCols }
 
 // IsOptionalKeyAttr reports whether attr is a key attribute only
 // optional indexes use: items outside those indexes lack it.

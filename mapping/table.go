@@ -224,7 +224,7 @@ func (ix *Index) Projects(attr string) bool {
 // index item carries: the index's own keys and the base table's keys.
 func (m *Mapping) keyDerivable(path *AccessPath, e *Entity, col string) bool {
 	for _, attr := range []string{path.PKAttr, path.SKAttr, m.PartitionKey, m.SortKey} {
-		if k := e.keys[attr]; attr != "" && k != nil && slices.Contains(k.Columns(), col) {
+		if k := e.keys[attr]; attr != "" && k != nil && slices.Contains(k.Columns(), col) && !e.Folds(col) {
 			return true
 		}
 	}

@@ -3,6 +3,8 @@ package planner
 import (
 	"slices"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynosql/dynosql/internal/limits"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -74,7 +76,7 @@ func tryPath(slot int, p *mapping.AccessPath, f facts, q Quirks) *access {
 	if keyCount(p.PK.Columns(), binds) > limits.KeyValues {
 		return nil // see keyLimit
 	}
-	pkVals := expand(p.PK.Columns(), binds)
+	pkVals := distinctFolded(expand(p.PK.Columns(), binds), p.PK)
 	for _, bind := range pkVals {
 		a.pk = append(a.pk, &KeyValue{Key: p.PK, Bind: bind})
 	}
@@ -105,7 +107,7 @@ func tryPath(slot int, p *mapping.AccessPath, f facts, q Quirks) *access {
 		if keyCount(append(p.PK.Columns(), skCols...), binds) > limits.KeyValues {
 			return nil
 		}
-		full := expand(append(p.PK.Columns(), skCols...), binds)
+		full := distinctFolded(expand(append(p.PK.Columns(), skCols...), binds), p.PK, p.SK)
 		a.bound = a.bound || anyBound(full)
 		if p.IsBase() {
 			a.point, a.score = true, scorePoint
@@ -199,6 +201,41 @@ func expand(cols []string, binds map[string]binding) []map[string]parser.Expr {
 			}
 		}
 		out = next
+	}
+	return out
+}
+
+// distinctFolded drops the bindings that render the same keys as an
+// earlier one: values that differ in case only, under a case-folded key
+// (IN ('JLowe', 'jlowe')), would read one item or partition twice.
+func distinctFolded(binds []map[string]parser.Expr, keys ...*mapping.Key) []map[string]parser.Expr {
+	if !slices.ContainsFunc(keys, func(k *mapping.Key) bool { return k.Case != "" }) {
+		return binds
+	}
+	seen := map[string]bool{}
+	var out []map[string]parser.Expr
+	for _, bind := range binds {
+		row := mapping.Row{}
+		for c, e := range bind {
+			lit, ok := e.(*parser.Literal)
+			if !ok {
+				return binds // a column of a row read earlier: one read per row
+			}
+			row[c] = lit.Value
+		}
+		item := map[string]types.AttributeValue{}
+		attrs := make([]string, len(keys))
+		for i, k := range keys {
+			av, err := k.Value(row)
+			if err != nil {
+				return binds // the request's own rendering reports it
+			}
+			item[k.Attr], attrs[i] = av, k.Attr
+		}
+		if id := mapping.KeyID(item, attrs); !seen[id] {
+			seen[id] = true
+			out = append(out, bind)
+		}
 	}
 	return out
 }

@@ -330,9 +330,11 @@ func (b *selectBuilder) markExact(a *access) {
 		return
 	}
 	vals := map[string]map[string]bool{} // key column → literal keys used
+	ent := b.sc.slots[a.slot].Entity
 	add := func(bind map[string]parser.Expr) {
 		for c, e := range bind {
-			if lit, ok := e.(*parser.Literal); ok {
+			// A case-folded key holds other values than the literal too.
+			if lit, ok := e.(*parser.Literal); ok && !ent.Folds(c) {
 				if vals[c] == nil {
 					vals[c] = map[string]bool{}
 				}

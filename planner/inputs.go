@@ -125,7 +125,8 @@ func readInputs(n Node) []any {
 			if !l.Constant() {
 				return nil
 			}
-			for _, k := range l.Render(Explaining) {
+			rendered, _ := l.Render(Explaining) // a key the statement cannot render is reported when it runs
+			for _, k := range rendered {
 				if id := x.m.ItemID(k); !seen[id] {
 					seen[id] = true
 					keys = append(keys, k)

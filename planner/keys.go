@@ -1,12 +1,14 @@
 package planner
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
 	"github.com/dynosql/dynosql/value"
@@ -75,6 +77,18 @@ func (k *KeyValue) String() string {
 		return "?"
 	}
 	return literal(av)
+}
+
+// KeyCaseError returns, for a key error, the statement's error where an item
+// may hold the key but dynosql cannot render it (mapping.CaseError); nil
+// for the others, which mean that no item has the key.
+func KeyCaseError(err error) error {
+	var ce *mapping.CaseError
+	if !errors.As(err, &ce) {
+		return nil
+	}
+	return errs.New(errs.Invalid, "%v", err).
+		WithHint("find such rows through another key, or compare %s in a WHERE that does not fix the key", ce.Attr)
 }
 
 // renderKey renders a full key (each attribute of kvs) for the row b

@@ -48,7 +48,7 @@ func (b *selectBuilder) projectColumns(reads []Read, path *mapping.AccessPath, c
 		want := cols(r.Slot)
 		for _, c := range sortedNames(want) {
 			switch {
-			case !e.IsKeyColumn(c):
+			case !e.IsKeyColumn(c) || e.Folds(c):
 				if projects(c) {
 					set[c] = true
 				}
@@ -219,7 +219,7 @@ func (b *selectBuilder) pushdown(slot int, path *mapping.AccessPath) parser.Expr
 		}
 		ok := true
 		for _, col := range columnsOf(c) {
-			ok = ok && !sl.Entity.IsKeyColumn(col.Name) && b.mapping(slot).Filters(path, col.Name)
+			ok = ok && (!sl.Entity.IsKeyColumn(col.Name) || sl.Entity.Folds(col.Name)) && b.mapping(slot).Filters(path, col.Name)
 		}
 		if ok {
 			out = append(out, c)

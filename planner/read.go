@@ -222,7 +222,8 @@ func (b *BatchGet) Requests() []*Request {
 	bound := false
 	var all []map[string]types.AttributeValue
 	for _, l := range b.Lookups {
-		all = append(all, l.Render(Explaining)...)
+		keys, _ := l.Render(Explaining) // see Lookup.Render
+		all = append(all, keys...)
 		reads = append(reads, l.Read)
 		bound = bound || !l.Constant()
 	}

@@ -74,7 +74,7 @@ func (g *GetItem) Build(b Binder) (*dynamodb.GetItemInput, error) {
 func (g *GetItem) build(b Binder) (*dynamodb.GetItemInput, error) {
 	key, err := renderKey(g.Key, b)
 	if err != nil {
-		return nil, nil
+		return nil, KeyCaseError(err)
 	}
 	in := &dynamodb.GetItemInput{TableName: aws.String(g.Table), Key: key, ConsistentRead: consistentRead(g.Consistent)}
 	if p, ok := projection(g.Project); ok {
@@ -129,6 +129,9 @@ func (q *Query) build(b Binder) ([]*dynamodb.QueryInput, error) {
 	for _, pkv := range q.PK {
 		pk, err := pkv.Value(b)
 		if err != nil {
+			if err := KeyCaseError(err); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		skAttr := ""
@@ -210,15 +213,20 @@ func (bg *BatchGet) buildProjection() (builtProjection, error) {
 }
 
 // Render renders the lookup's keys for the row b reads from, skipping those
-// a NULL column leaves without a value.
-func (l *Lookup) Render(b Binder) []map[string]types.AttributeValue {
+// a NULL column leaves without a value; the error is KeyCaseError's.
+func (l *Lookup) Render(b Binder) ([]map[string]types.AttributeValue, error) {
 	var out []map[string]types.AttributeValue
 	for _, k := range l.Keys {
-		if key, err := renderKey(k, b); err == nil {
-			out = append(out, key)
+		key, err := renderKey(k, b)
+		if err != nil {
+			if err := KeyCaseError(err); err != nil {
+				return nil, err
+			}
+			continue
 		}
+		out = append(out, key)
 	}
-	return out
+	return out, nil
 }
 
 // projection asks for the listed attributes, each through a #name.

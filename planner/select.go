@@ -211,6 +211,13 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 	}
 	b.needed = out.needed(sc, append(slices.Clone(b.pool), flatten(b.leftOn)...))
 	b.shown = out.needed(sc, nil)
+	for s, sl := range sc.slots {
+		// The column itself gives the value a case-folded key holds
+		// (mapping.Entity.CaseMisfit checks every item against it).
+		for _, c := range sl.Entity.FoldedColumns() {
+			b.needed[s][c], b.shown[s][c] = true, true
+		}
+	}
 	for s := range sc.slots {
 		if b.semi && !sc.sub[s] {
 			b.keepKeys(s) // Dedupe tells the outer rows apart by their keys

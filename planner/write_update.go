@@ -90,12 +90,14 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 	for _, c := range conjuncts(resolved) {
 		hasKey, hasOther, plain := false, false, true
 		for _, col := range columnsOf(c) {
-			if t.e.IsKeyColumn(col.Name) {
+			// A case-folded column's value is its attribute's, which
+			// the write's condition checks.
+			if t.e.IsKeyColumn(col.Name) && !t.e.Folds(col.Name) {
 				hasKey = true
 			} else {
 				hasOther = true
 			}
-			plain = plain && attributeOnly(t.e, col.Name)
+			plain = plain && (attributeOnly(t.e, col.Name) || t.e.Folds(col.Name))
 		}
 		switch {
 		case plain && pushable(c):

@@ -15,6 +15,7 @@ package oracle
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -22,7 +23,7 @@ import (
 	"strconv"
 	"strings"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	"modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 
 	"github.com/dynosql/dynosql/internal/backend"
 	"github.com/dynosql/dynosql/mapping"
@@ -41,6 +42,20 @@ var sqlTypes = map[string]string{
 	"M":    "JSONM TEXT",
 	"SS":   "JSONSS TEXT",
 	"NS":   "JSONNS TEXT",
+}
+
+// KeyFold is the SQL function key_fold(x): x lower-cased as a
+// case-folded key holds it (mapping's key_casing), for tests that hold
+// SQLite's rows to DynamoDB's one item per key.
+const KeyFold = "key_fold"
+
+func init() {
+	sqlite.MustRegisterDeterministicScalarFunction(KeyFold, 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		if s, ok := args[0].(string); ok {
+			return strings.ToLower(s), nil
+		}
+		return args[0], nil
+	})
 }
 
 // DB is an in-memory SQLite database holding one table per entity.

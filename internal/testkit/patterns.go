@@ -9,7 +9,7 @@ import (
 // Designs are the public single-table designs of testdata/ (their sources
 // are named in testdata/README.md), each with its published access
 // patterns in patterns.sql.
-var Designs = []string{"battleroyale", "complaints", "customerorders", "onlineshop", "productcatalog", "social", "storefront"}
+var Designs = []string{"battleroyale", "complaints", "customerorders", "onlineshop", "productcatalog", "social", "storefront", "taskmanager"}
 
 // Pattern is one statement of a patterns.sql file with what the file says
 // to expect of it.

@@ -249,6 +249,34 @@ var RandomDatasets = []RandomDataset{
 		},
 	},
 	{
+		// Keys lower-cased whole (key_casing: lower, as ElectroDB writes
+		// them) over values in mixed case, collections sharing index
+		// partitions, a sparse index (directReports).
+		Name:     "taskmanager",
+		Embedded: 0.5, // 217 items
+		Edges: []Edge{
+			{"tasks.employee", "employees.employee"},
+			{"employees.officeName", "offices.officeName"},
+			{"employees.manager", "employees.employee"},
+			{"tasks.employee", "tasks.employee"},             // an employee's other tasks, through gsi3
+			{"employees.officeName", "employees.officeName"}, // coworkers, through gsi1
+			{"tasks.project", "tasks.project"},               // a project's other tasks, through gsi1
+		},
+		// The docs' employee and other spellings of the same key, the
+		// office without staff, office and project names in other cases.
+		Extra: map[string][]string{
+			"employees.employee":   {"JLowe", "jlowe", "JLOWE", "nobody"},
+			"tasks.employee":       {"JLowe", "jlowe"},
+			"employees.manager":    {"JLowe", "jlowe"},
+			"offices.officeName":   {"Portland", "portland", "GDAŃSK", "Gdańsk", "Lisbon"},
+			"employees.officeName": {"Portland", "PORTLAND", "Gdańsk"},
+			"tasks.project":        {"ABC-12", "abc-12", "Alpha", "alpha", "Q3 Launch"},
+			"tasks.status":         {"open", "Open", "closed"},
+			"employees.title":      {"Junior Software Engineer", "junior software engineer"},
+			"employees.team":       {"marketing", "Marketing", "cool cats and kittens"},
+		},
+	},
+	{
 		// Posts by author through GSI1.
 		Name: "blog",
 		Edges: []Edge{

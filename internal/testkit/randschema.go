@@ -50,6 +50,9 @@ type Col struct {
 	// Copy marks a denormalized copy of another entity's column, which
 	// writes do not set.
 	Copy bool
+	// Folded marks a column a case-folded key holds (mapping's
+	// Entity.Folds): rows whose values differ in case only share an item.
+	Folded bool
 }
 
 // Path is a way to read an entity by key: the columns of its partition
@@ -86,7 +89,8 @@ func NewSchema(m *mapping.Mapping, rows []backend.DatasetRow, edges []Edge, extr
 				return nil, err
 			}
 			if typ == "S" || typ == "N" {
-				ent.Columns = append(ent.Columns, Col{Name: c, Type: typ, Key: e.IsKeyColumn(c), Optional: e.IsOptionalKeyColumn(c), Copy: e.Copies[c] != nil})
+				ent.Columns = append(ent.Columns, Col{Name: c, Type: typ, Key: e.IsKeyColumn(c), Optional: e.IsOptionalKeyColumn(c),
+					Copy: e.Copies[c] != nil, Folded: e.Folds(c)})
 			}
 		}
 		slices.SortFunc(ent.Columns, func(a, b Col) int { return strings.Compare(a.Name, b.Name) })

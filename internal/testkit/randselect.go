@@ -267,8 +267,8 @@ func (st *statement) limit(q *RandomSelect, total bool) {
 }
 
 // placeholderRE finds the string literals a ? may stand for: after =, in
-// IN lists, before a comparison.
-var placeholderRE = regexp.MustCompile(`(= |\(|, )'([^']*)'`)
+// IN lists, before a comparison; a quote inside one is doubled (O”Neil).
+var placeholderRE = regexp.MustCompile(`(= |\(|, )'((?:[^']|'')*)'`)
 
 // placeholders turns some string literals of q into ? with arguments;
 // SQLite gets the same statement and arguments.
@@ -282,7 +282,7 @@ func (st *statement) placeholders(q *RandomSelect) {
 		}
 		b.WriteString(q.SQL[last:m[2]])
 		b.WriteString(q.SQL[m[2]:m[3]] + "?")
-		args = append(args, q.SQL[m[4]:m[5]])
+		args = append(args, strings.ReplaceAll(q.SQL[m[4]:m[5]], "''", "'"))
 		last = m[1]
 	}
 	b.WriteString(q.SQL[last:])

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynosql/dynosql/internal/oracle"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -110,7 +111,7 @@ func (s *Schema) UniqueKeys() []string {
 	for _, e := range s.Entities {
 		key := e.baseKey()
 		out = append(out, fmt.Sprintf("CREATE UNIQUE INDEX %s ON %s (%s)",
-			quoteName("base_key_of_"+e.Name), quoteName(e.Name), strings.Join(quoteNames(key), ", ")))
+			quoteName("base_key_of_"+e.Name), quoteName(e.Name), e.uniqueKey()))
 		for _, other := range s.Entities {
 			if other == e || other.baseTemplates != e.baseTemplates {
 				continue
@@ -228,7 +229,7 @@ func (w *writeGen) insert(e *Ent, c *clause, inTx bool) (WriteStmt, string) {
 	if n == 1 && !inTx && w.chance(0.4) {
 		if sets := w.plainSets(e, c, false); sets != "" {
 			s.SQL = sql + " ON DUPLICATE KEY UPDATE " + sets
-			s.SQLite = fmt.Sprintf("%s ON CONFLICT (%s) DO UPDATE SET %s", sql, strings.Join(quoteNames(e.baseKey()), ", "), sets)
+			s.SQLite = fmt.Sprintf("%s ON CONFLICT (%s) DO UPDATE SET %s", sql, e.uniqueKey(), sets)
 			s.Args = c.vals
 			return s, e.keyText(row)
 		}
@@ -388,6 +389,19 @@ func (w *writeGen) freshValue(col Col) string {
 func (e *Ent) baseKey() []string {
 	// battleroyale's games hold game_id in both.
 	return dedupe(append(slices.Clone(e.Paths[0].PK), e.Paths[0].SK...))
+}
+
+// uniqueKey is SQLite's unique index on the base key of e, and the
+// target of its ON CONFLICT: a column a case-folded key holds is
+// compared folded (JLowe and jlowe are one item).
+func (e *Ent) uniqueKey() string {
+	cols := quoteNames(e.baseKey())
+	for i, k := range e.baseKey() {
+		if c := e.col(k); c != nil && c.Folded {
+			cols[i] = oracle.KeyFold + "(" + cols[i] + ")"
+		}
+	}
+	return strings.Join(cols, ", ")
 }
 
 // keyText names the item of a row of e: its base key's literals.

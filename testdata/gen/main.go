@@ -39,6 +39,7 @@ var datasets = []struct {
 	{"customerorders", customerOrders},
 	{"productcatalog", productCatalog},
 	{"storefront", storefront},
+	{"taskmanager", taskManager},
 }
 
 func main() {
