@@ -63,6 +63,15 @@ func keyStrings(key map[string]types.AttributeValue) map[string]string {
 func (ex *Executor) conflict(e *mapping.Entity, row mapping.Row, format string, args ...any) error {
 	key, _ := e.BaseKey(row)
 	msg := e.Name + " " + keyDesc(e, row) + " already exists"
+	var folded []string
+	for _, c := range e.BaseKeyColumns() {
+		if e.Folds(c) {
+			folded = append(folded, c)
+		}
+	}
+	if len(folded) > 0 {
+		msg += ", or a row whose " + strings.Join(folded, ", ") + " differ from it in case only (the keys are case-folded)"
+	}
 	if format != "" {
 		msg += "; " + fmt.Sprintf(format, args...)
 	}

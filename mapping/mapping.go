@@ -574,6 +574,19 @@ func (e *Entity) IsKeyColumn(col string) bool { return e.keyCols[col] }
 // e fetches, and a key lookup by it is checked against that attribute.
 func (e *Entity) Folds(col string) bool { return e.folded[col] }
 
+// Stored says where col's value is kept, as DESCRIBE and \d show it:
+// "in key" (read back from a key), "attribute", or, for a column a
+// case-folded key holds, "attribute (in key case-folded)".
+func (e *Entity) Stored(col string) string {
+	switch {
+	case e.Folds(col):
+		return "attribute (in key case-folded)"
+	case e.IsKeyColumn(col):
+		return "in key"
+	}
+	return "attribute"
+}
+
 // FoldedColumns lists the columns Folds reports, in name order.
 func (e *Entity) FoldedColumns() []string { return e.foldedCols }
 

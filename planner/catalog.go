@@ -110,11 +110,7 @@ var EntityColumns = []Column{{"column", "S"}, {"type", "S"}, {"stored", "S"}}
 func entityColumns(e *mapping.Entity) [][]value.Value {
 	var rows [][]value.Value
 	for _, c := range e.ColumnNames() {
-		stored := "attribute"
-		if e.IsKeyColumn(c) {
-			stored = "in key"
-		}
-		rows = append(rows, []value.Value{c, e.Columns[c], stored})
+		rows = append(rows, []value.Value{c, e.Columns[c], e.Stored(c)})
 	}
 	return rows
 }

@@ -208,11 +208,7 @@ func (s *Session) describe(ctx context.Context, args []string) error {
 	}
 	cols := &format.Static{Cols: []string{"column", "type", "stored"}}
 	for _, c := range e.ColumnNames() {
-		stored := "attribute"
-		if e.IsKeyColumn(c) {
-			stored = "in key"
-		}
-		cols.Data = append(cols.Data, []value.Value{c, e.Columns[c], stored})
+		cols.Data = append(cols.Data, []value.Value{c, e.Columns[c], e.Stored(c)})
 	}
 	paths := &format.Static{Cols: []string{"access", "partition key", "sort key", "serves"}}
 	for _, ap := range e.Paths() {
@@ -282,6 +278,9 @@ func keyText(attr string, t *mapping.Key) value.Value {
 	if t == nil {
 		return nil
 	}
+	if t.Case != "" {
+		return attr + " = " + t.String() + " (" + t.Case + "-cased)"
+	}
 	return attr + " = " + t.String()
 }
 
@@ -295,8 +294,11 @@ func serves(ap *mapping.AccessPath) value.Value {
 	s := "WHERE " + strings.Join(conds, " AND ")
 	if ap.SK != nil && len(ap.SK.Columns()) > 0 {
 		how := "=, range, BETWEEN or LIKE 'p%'"
-		if ap.SK.Type != mapping.KeyS {
+		switch {
+		case ap.SK.Type != mapping.KeyS:
 			how = "=, range or BETWEEN" // LIKE compares strings
+		case ap.SK.Case != "":
+			how = "=" // a folded key keeps no order of the values
 		}
 		s += fmt.Sprintf(" [AND %s by %s]", strings.Join(ap.SK.Columns(), ", "), how)
 	}

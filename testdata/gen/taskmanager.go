@@ -72,7 +72,7 @@ func taskManager() []line {
 			"title": pick(r, tmTitles), "team": pick(r, tmTeams), "salary": fmt.Sprint(60000 + 5000*r.IntN(25)),
 			"dateHired": time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.IntN(3200)).Format("2006-01-02"),
 			"birthday":  time.Date(1965, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.IntN(13000)).Format("2006-01-02")}
-		// The first five manage the next ones; every tenth has no manager
+		// The first five manage the others but every tenth, who has none
 		// (out of the directReports index).
 		switch n := len(ids) - 1; {
 		case n >= 5 && n%10 != 0:
