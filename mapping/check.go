@@ -587,6 +587,13 @@ func (m *Mapping) checkCopies(e *Entity) error {
 					WithHint("key the index by another column, or keep %s out of the copies and join %s instead", col, srcName)
 			}
 		}
+		// Copies are found through a key built from spec.Key; folded, it
+		// would also find those of rows whose spec.Key differs in case only.
+		if e.folded[spec.Key] {
+			return m.fail(where+".key", "%s is held case-folded in the keys of %s (key_casing): a change of %s would also rewrite the copies in rows whose %s differs from its key in case only",
+				spec.Key, e.Name, spec.From, spec.Key).
+				WithHint("join %s instead of copying %s", srcName, srcCol)
+		}
 		c := &Copy{Column: col, Source: src, SourceColumn: srcCol, KeyColumn: spec.Key, Copier: e}
 		for _, p := range e.paths {
 			if cols := p.PK.Columns(); len(cols) == 1 && cols[0] == spec.Key && !p.Optional {

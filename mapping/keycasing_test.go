@@ -86,6 +86,32 @@ func TestKeyCasingIsCheckedAndApplied(t *testing.T) {
 	}
 }
 
+// Copies are found through a key built from their key column: folded, it
+// would find the copies of rows that differ from the source in case only.
+func TestACopyKeyedByAFoldedColumnIsRefused(t *testing.T) {
+	_, err := mapping.Parse("t.yaml", []byte(`
+table: Blog
+partition_key: pk
+sort_key: sk
+indexes:
+  byAuthor: {partition_key: gpk, sort_key: gsk}
+entities:
+  users:
+    keys: {pk: "user#{id}", sk: "profile"}
+    columns: {id: S, name: S}
+  posts:
+    key_casing: lower
+    keys: {pk: "post#{id}", sk: "meta", gpk: "user#{authorId}", gsk: "post#{id}"}
+    columns: {id: S, authorId: S, authorName: S}
+    copies:
+      authorName: {from: users.name, key: authorId}
+`))
+	if !errors.Is(err, errs.Mapping) || !strings.Contains(err.Error(), "entities.posts.copies.authorName.key") ||
+		!strings.Contains(err.Error(), "authorId is held case-folded in the keys of posts") {
+		t.Errorf("got %v; want the copy refused, naming its key", err)
+	}
+}
+
 // A value whose case-folded text JavaScript (ElectroDB) spells otherwise
 // than Go cannot be rendered into such a key: a lookup by it must fail,
 // not find nothing.

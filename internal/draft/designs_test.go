@@ -101,3 +101,20 @@ func TestEachShippedDesignIsDraftedBackFromItsItems(t *testing.T) {
 		})
 	}
 }
+
+// ElectroDB's key format is not read by the draft: a draft of an
+// ElectroDB table says so and what to write, as its keys are lower-cased.
+func TestADraftOfAnElectroDBTableSaysHowToMapIt(t *testing.T) {
+	desc, items, _ := designItems(t, "taskmanager")
+	out, err := draft.Draft(draft.FromSample(desc, items, draft.Cost{Requests: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mapping.Parse("draft", out); err != nil {
+		t.Fatalf("the draft does not load: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "# ElectroDB wrote these items (__edb_e__). It lower-cases its keys by default,") ||
+		!strings.Contains(string(out), "add key_casing: lower to each entity") {
+		t.Errorf("the draft does not say how to map an ElectroDB table:\n%s", out)
+	}
+}

@@ -79,6 +79,17 @@ func (d *drafter) claimUnfit(m *mapping.Mapping, all []*mapping.Entity) bool {
 	return len(claimed) > 0
 }
 
+// electroDBType is the attribute ElectroDB names each item's entity in.
+const electroDBType = "__edb_e__"
+
+// electroDBNote is what a draft of an ElectroDB table says first: the
+// draft does not read ElectroDB's key format, and the keys' case matters.
+const electroDBNote = `# ElectroDB wrote these items (__edb_e__). It lower-cases its keys by default,
+# "$<service>#<label>_<value>": write each template with a {column} for each
+# value ("$app#employee_{employee}") and add key_casing: lower to each entity
+# (README.md, Case-folded keys). Until then the draft reads each key whole.
+`
+
 // render writes the draft as YAML, comments included.
 func (d *drafter) render() []byte {
 	var b bytes.Buffer
@@ -90,6 +101,9 @@ func (d *drafter) render() []byte {
 	}
 	for _, u := range d.unfit {
 		fmt.Fprintf(&b, "# Left out: %s %s, such as %s.\n", count(len(u.items), d.noun()), u.why, d.keyText(u.items[0]))
+	}
+	if d.typeAttr == electroDBType {
+		b.WriteString(electroDBNote)
 	}
 	fmt.Fprintf(&b, "table: %s\n", yamlKey(d.t.Name))
 	fmt.Fprintf(&b, "partition_key: %s\n", yamlKey(d.t.PartitionKey))
