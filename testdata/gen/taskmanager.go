@@ -89,5 +89,14 @@ func taskManager() []line {
 			"project": pick(r, tmProjects), "employee": employee, "status": pick(r, tmStatuses),
 			"points": pick(r, tmPoints), "description": pick(r, tmVerbs) + " " + pick(r, tmThings)}})
 	}
+	// Rows whose values differ from others' in case only share their
+	// index partitions (gsi1pk $task-manager#officename_portland,
+	// $task-manager#project_alpha; gsi3pk $task-manager#employee_jlowe),
+	// where only the attribute tells them apart.
+	out = append(out,
+		line{"employees", map[string]any{"employee": "PShout", "firstName": "Pat", "lastName": "Shout", "officeName": "PORTLAND",
+			"title": "Accountant", "team": "finance", "salary": "70000", "dateHired": "2024-02-29", "birthday": "1990-01-01", "manager": "jlowe"}},
+		line{"tasks", map[string]any{"taskName": "Task-0901", "project": "alpha", "employee": "jlowe", "status": "open", "points": 2, "description": "Ship the café menu"}},
+		line{"tasks", map[string]any{"taskName": "Task-0902", "project": "ALPHA", "employee": "JLOWE", "status": "Open", "points": 5, "description": "Plan Q3 budget"}})
 	return out
 }
