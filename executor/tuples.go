@@ -229,6 +229,7 @@ func classifyItem(item map[string]types.AttributeValue, reads []planner.Read) (*
 	return claimed(e, item, e.Decode(item))
 }
 
+// claimed is classifyItem's answer for an item e claims, as row.
 func claimed(e *mapping.Entity, item map[string]types.AttributeValue, row mapping.Row) (*mapping.Entity, mapping.Row, error) {
 	if err := e.CaseMisfit(item); err != nil {
 		return nil, nil, err

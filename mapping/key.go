@@ -375,7 +375,8 @@ func Text(av types.AttributeValue) string {
 // hold (the one a range can narrow after the fixed ones), and whether a
 // range or LIKE prefix on it narrows the key: it does on a string column
 // of a string key and on the one column of a number or binary key, not
-// on a number inside a string key, whose text sorts as text.
+// on a number inside a string key, whose text sorts as text, nor on a
+// case-folded key, whose text keeps no order of the values.
 func (k *Key) RangeColumn(fixed func(col string) bool) (col string, narrows bool) {
 	for _, c := range k.Columns() {
 		if !fixed(c) {
@@ -418,7 +419,8 @@ type OrderGuard struct {
 // Orders reports whether reading by this sort key, with the fixed
 // columns given, returns rows ordered by the columns of by (in that
 // order): by must name, in template order, the columns after the fixed
-// ones, each a string (or the one column of an N or B key). Guards lists
+// ones, each a string (or the one column of an N or B key), in a key
+// that is not case-folded. Guards lists
 // the columns whose order holds only as OrderGuard says; for the others
 // it is exact.
 func (k *Key) Orders(fixed func(col string) bool, by []string) (ok bool, guards []OrderGuard) {
