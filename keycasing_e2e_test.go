@@ -67,6 +67,8 @@ func TestElectroDBItemsAreReadAndWrittenAsElectroDBDoes(t *testing.T) {
 				{"SELECT employee FROM employees WHERE officeName = 'PORTLAND'", "[]"},
 				{"SELECT taskName, status FROM tasks WHERE project = 'ABC-12' AND employee = 'JLowe'", "[[Task-0001 open]]"},
 				{"SELECT employee FROM employees WHERE title = 'Senior Software Engineer' AND salary > '100000'", "[[JLowe]]"},
+				{"SELECT employee FROM employees WHERE officeName = 'Portland' AND team = 'development' AND title LIKE 'Senior%'", "[[JLowe]]"},
+				{"SELECT employee FROM employees WHERE officeName = 'Portland' AND team = 'development' AND title LIKE 'senior%'", "[]"},
 			} {
 				got, err := fx.Query(ctx, c.sql)
 				if err != nil || fmt.Sprint(got) != c.want {

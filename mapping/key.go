@@ -386,6 +386,14 @@ func (k *Key) RangeColumn(fixed func(col string) bool) (col string, narrows bool
 	return "", false
 }
 
+// FoldedPrefix reports whether col, the column RangeColumn names, is a
+// string in a case-folded key, which a LIKE prefix narrows though no
+// range does: a value that starts with p is held under a key that
+// starts with p folded (folding goes character by character).
+func (k *Key) FoldedPrefix(col string) bool {
+	return k.Case != "" && col != "" && k.columns[col] == "S"
+}
+
 // MatchesAllUnder reports whether every key that starts with the
 // prefix fixed renders (Prefix) and goes on has this template's shape:
 // the first column fixed leaves free is the template's last part and a
@@ -566,6 +574,13 @@ func (k *Key) condition(fixed Row, bounds []Bound) *SortCondition {
 	}
 	col, narrows := k.RangeColumn(func(c string) bool { _, ok := fixed[c]; return ok })
 	r := foldStrings(bounds)
+	if k.FoldedPrefix(col) && r.prefix != nil && !r.empty {
+		// Only LIKE prefixes come here (see FoldedPrefix); one that
+		// cannot be folded for sure narrows nothing.
+		if p, err := k.text(*r.prefix); err == nil {
+			return &SortCondition{Op: "begins_with", Values: []types.AttributeValue{sAttr(prefix + p)}}
+		}
+	}
 	if !narrows || (r.lo == nil && r.hi == nil && r.prefix == nil) {
 		if prefix == "" {
 			return nil

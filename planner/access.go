@@ -178,8 +178,15 @@ func sortSpec(p *mapping.AccessPath, binds map[string]binding, ranges map[string
 		break
 	}
 	col, narrows := p.SK.RangeColumn(s.IsFixed)
-	if narrows {
+	switch {
+	case narrows:
 		s.Bounds = ranges[col]
+	case p.SK.FoldedPrefix(col):
+		for _, b := range ranges[col] {
+			if b.Op == "prefix" {
+				s.Bounds = append(s.Bounds, b)
+			}
+		}
 	}
 	return s
 }

@@ -298,7 +298,7 @@ func serves(ap *mapping.AccessPath) value.Value {
 		case ap.SK.Type != mapping.KeyS:
 			how = "=, range or BETWEEN" // LIKE compares strings
 		case ap.SK.Case != "":
-			how = "=" // a folded key keeps no order of the values
+			how = "= or LIKE 'p%'" // a folded key keeps no order of the values
 		}
 		s += fmt.Sprintf(" [AND %s by %s]", strings.Join(ap.SK.Columns(), ", "), how)
 	}
