@@ -88,7 +88,7 @@ func KeyCaseError(err error) error {
 		return nil
 	}
 	return errs.New(errs.Invalid, "%v", err).
-		WithHint("find such rows through another key, or compare %s in a WHERE that does not fix the key", ce.Attr)
+		WithHint("read such rows through a key or index that does not hold the value, and compare it in the WHERE there")
 }
 
 // renderKey renders a full key (each attribute of kvs) for the row b

@@ -53,7 +53,10 @@ func (g *GetItem) Inputs() []Node { return nil }
 // Requests describes the GetItem sent.
 func (g *GetItem) Requests() []*Request {
 	in, err := g.Build(Explaining)
-	if err != nil || in == nil {
+	switch {
+	case err != nil:
+		return []*Request{{Op: "GetItem", Table: g.Table, Note: "no request: " + err.Error()}}
+	case in == nil:
 		return []*Request{{Op: "GetItem", Table: g.Table, Note: "no request: a key column is NULL"}}
 	}
 	r := DescribeRequest(g.m, "GetItem", in)
