@@ -61,9 +61,9 @@ func randomConfig(t *testing.T, nVar string, n int) ([]randomSeed, int) {
 // OR with a branch no key serves) must be refused. A failure names the
 // statement, its position in the sequence and the seed, with the command
 // that replays it, and shows the plan. DYNOSQL_RANDOM_N changes the
-// number of statements per seed and dataset (default 300).
+// number of statements per seed and dataset (default 250).
 func TestRandomSelectsAgreeWithSQLite(t *testing.T) {
-	seeds, n := randomConfig(t, "DYNOSQL_RANDOM_N", 300)
+	seeds, n := randomConfig(t, "DYNOSQL_RANDOM_N", 250)
 	for _, s := range seeds {
 		t.Logf("%s: replay with DYNOSQL_RANDOM_SEED=%d go test -run TestRandomSelectsAgreeWithSQLite .", s.name, s.seed)
 	}
