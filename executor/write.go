@@ -95,10 +95,11 @@ func (ex *Executor) conflictHeld(e *mapping.Entity, row mapping.Row, held map[st
 	owner := m.Classify(held, m.EntityList())
 	// Under a case-folded key, the row holding the key may be another
 	// than the one written (JLowe against jlowe).
-	if owner == e && !slices.ContainsFunc(e.FoldedColumns(), func(c string) bool {
-		return !value.Equal(row[c], e.Decode(held)[c])
-	}) {
-		return err
+	if owner == e {
+		heldRow := e.Decode(held)
+		if !slices.ContainsFunc(e.FoldedColumns(), func(c string) bool { return !value.Equal(row[c], heldRow[c]) }) {
+			return err
+		}
 	}
 	var keys []string
 	for _, attr := range m.BaseKeyAttrs() {

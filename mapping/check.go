@@ -189,6 +189,7 @@ func (m *Mapping) checkEntity(e *Entity) error {
 		return m.fail(where+".keys", "missing a template for the sort key %s", m.SortKey)
 	}
 	e.keyAttrs = slices.Clip(e.sortedKeyAttrs())
+	e.numberInText = slices.ContainsFunc(e.keyAttrs, func(a string) bool { return e.keys[a].numberInText() })
 	e.paths = []*AccessPath{m.path(e, Base, m.PartitionKey, m.SortKey)}
 	for _, name := range m.IndexNames() {
 		ix := m.Indexes[name]

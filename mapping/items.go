@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -234,7 +233,7 @@ func (e *Entity) NumberMisfit(item map[string]types.AttributeValue) *errs.Error 
 	// Reads meet many items of other entities (a partition holds several):
 	// an entity no number is written into a string key for is done
 	// without splitting any key.
-	if !slices.ContainsFunc(e.KeyAttrs(), func(a string) bool { return e.keys[a].numberInText() }) {
+	if !e.numberInText {
 		return nil
 	}
 	var attr, col, text string

@@ -109,9 +109,12 @@ type Entity struct {
 	keyCols    map[string]bool
 	folded     map[string]bool // Folds
 	foldedCols []string        // FoldedColumns
-	optAttrs   map[string]bool // key attributes only optional indexes use
-	paths      []*AccessPath
-	raw        bool // a table read without a mapping (Raw)
+	// numberInText: a number column is written into a string key as
+	// text (NumberMisfit has nothing to find otherwise).
+	numberInText bool
+	optAttrs     map[string]bool // key attributes only optional indexes use
+	paths        []*AccessPath
+	raw          bool // a table read without a mapping (Raw)
 }
 
 // Casing is an entity's key_casing: key attribute → case, or, written
