@@ -70,7 +70,11 @@ func (ex *Executor) conflict(e *mapping.Entity, row mapping.Row, format string, 
 		}
 	}
 	if len(folded) > 0 {
-		msg += ", or a row whose " + strings.Join(folded, ", ") + " differ from it in case only (the keys are case-folded)"
+		verb := " differ"
+		if len(folded) == 1 {
+			verb = " differs"
+		}
+		msg += ", or a row whose " + strings.Join(folded, ", ") + verb + " from it in case only (the keys are case-folded)"
 	}
 	if format != "" {
 		msg += "; " + fmt.Sprintf(format, args...)
