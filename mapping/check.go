@@ -152,9 +152,9 @@ func (m *Mapping) checkEntity(e *Entity) error {
 		var t *Template
 		var err error
 		if e.raw {
-			// A raw key attribute is its own column, whatever its name
-			// holds ('#', braces): only a mapping's templates are text.
-			t = &Template{Raw: raw, Parts: []Part{{Column: attr}}}
+			// A raw key attribute is its own column: only a mapping's
+			// templates are text.
+			t = columnTemplate(raw, attr)
 		} else {
 			t, err = ParseTemplate(raw)
 		}
@@ -191,6 +191,7 @@ func (m *Mapping) checkEntity(e *Entity) error {
 	e.keyAttrs = slices.Clip(e.sortedKeyAttrs())
 	e.numberInText = slices.ContainsFunc(e.keyAttrs, func(a string) bool { return e.keys[a].numberInText() })
 	e.paths = []*AccessPath{m.path(e, Base, m.PartitionKey, m.SortKey)}
+	e.baseKeyCols = e.baseKeyColumns()
 	for _, name := range m.IndexNames() {
 		ix := m.Indexes[name]
 		hasPK, hasSK := e.keys[ix.PartitionKey] != nil, ix.SortKey == "" || e.keys[ix.SortKey] != nil

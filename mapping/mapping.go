@@ -112,6 +112,7 @@ type Entity struct {
 	// numberInText: a number column is written into a string key as
 	// text (NumberMisfit has nothing to find otherwise).
 	numberInText bool
+	baseKeyCols  []string        // BaseKeyColumns
 	optAttrs     map[string]bool // key attributes only optional indexes use
 	paths        []*AccessPath
 	raw          bool // a table read without a mapping (Raw)
@@ -486,10 +487,12 @@ func (e *Entity) sortedKeyAttrs() []string {
 func (e *Entity) Base() *AccessPath { return e.paths[0] }
 
 // BaseKeyColumns returns the columns of the base key templates, in
-// template order, each once.
-func (e *Entity) BaseKeyColumns() []string {
+// template order, each once. The slice is shared: never write into it.
+func (e *Entity) BaseKeyColumns() []string { return e.baseKeyCols }
+
+func (e *Entity) baseKeyColumns() []string {
 	b := e.Base()
-	cols := b.PK.Columns()
+	cols := slices.Clone(b.PK.Columns())
 	if b.SK != nil {
 		cols = append(cols, b.SK.Columns()...)
 	}

@@ -12,6 +12,8 @@ import (
 type Template struct {
 	Raw   string
 	Parts []Part
+
+	cols []string // Columns, set by ParseTemplate: planning asks it often
 }
 
 // Part is one piece of a Template: either Literal text or a Column name.
@@ -57,21 +59,36 @@ func ParseTemplate(raw string) (*Template, error) {
 	if len(t.Parts) == 0 {
 		return nil, fmt.Errorf("empty template")
 	}
+	t.cols = t.columns()
 	return t, nil
+}
+
+// columnTemplate is the template, written as raw, of a key attribute that
+// is its own column, whatever its name holds ('#', braces).
+func columnTemplate(raw, attr string) *Template {
+	return &Template{Raw: raw, Parts: []Part{{Column: attr}}, cols: []string{attr}}
 }
 
 // String returns the template as written.
 func (t *Template) String() string { return t.Raw }
 
-// Columns returns the columns the template refers to, in order.
+// Columns returns the columns the template refers to, in order. The
+// slice is shared: append to it, never write into it.
 func (t *Template) Columns() []string {
+	if t.cols != nil || len(t.Parts) == 0 {
+		return t.cols
+	}
+	return t.columns() // a template not made by ParseTemplate
+}
+
+func (t *Template) columns() []string {
 	var cols []string
 	for _, p := range t.Parts {
 		if p.Column != "" {
 			cols = append(cols, p.Column)
 		}
 	}
-	return cols
+	return slices.Clip(cols)
 }
 
 // IsLiteral reports whether the template has no columns (like "PROFILE").

@@ -104,10 +104,11 @@ func tryPath(slot int, p *mapping.AccessPath, f facts, q Quirks) *access {
 		all = all && len(binds[c]) > 0
 	}
 	if all {
-		if keyCount(append(p.PK.Columns(), skCols...), binds) > limits.KeyValues {
+		keyCols := slices.Concat(p.PK.Columns(), skCols)
+		if keyCount(keyCols, binds) > limits.KeyValues {
 			return nil
 		}
-		full := distinctFolded(expand(append(p.PK.Columns(), skCols...), binds), p.PK, p.SK)
+		full := distinctFolded(expand(keyCols, binds), p.PK, p.SK)
 		a.bound = a.bound || anyBound(full)
 		if p.IsBase() {
 			a.point, a.score = true, scorePoint
@@ -194,20 +195,23 @@ func sortSpec(p *mapping.AccessPath, binds map[string]binding, ranges map[string
 // expand turns the bindings of cols into every combination of values
 // (IN lists multiply).
 func expand(cols []string, binds map[string]binding) []map[string]parser.Expr {
-	out := []map[string]parser.Expr{{}}
-	for _, c := range distinct(cols) {
-		var next []map[string]parser.Expr
-		for _, partial := range out {
-			for _, e := range binds[c] {
-				m := make(map[string]parser.Expr, len(partial)+1)
-				for k, v := range partial {
-					m[k] = v
-				}
-				m[c] = e
-				next = append(next, m)
-			}
+	cols = distinct(cols)
+	n := 1
+	for _, c := range cols {
+		n *= len(binds[c])
+	}
+	out := make([]map[string]parser.Expr, n)
+	for i := range out {
+		// Combination i, read as a number whose digits are each column's
+		// value index: the last column varies fastest.
+		m := make(map[string]parser.Expr, len(cols))
+		rest := i
+		for j := len(cols) - 1; j >= 0; j-- {
+			values := binds[cols[j]]
+			m[cols[j]] = values[rest%len(values)]
+			rest /= len(values)
 		}
-		out = next
+		out[i] = m
 	}
 	return out
 }
@@ -252,6 +256,9 @@ func distinctFolded(binds []map[string]parser.Expr, keys ...*mapping.Key) []map[
 // REPO#{owner}#{name}, where a column counted twice would read each key
 // twice and return each row twice.
 func distinct(cols []string) []string {
+	if !hasRepeat(cols) {
+		return cols // the usual case: no copy
+	}
 	out := make([]string, 0, len(cols))
 	for _, c := range cols {
 		if !slices.Contains(out, c) {
@@ -259,6 +266,15 @@ func distinct(cols []string) []string {
 		}
 	}
 	return out
+}
+
+func hasRepeat(cols []string) bool {
+	for i, c := range cols {
+		if slices.Contains(cols[:i], c) {
+			return true
+		}
+	}
+	return false
 }
 
 func anyBound(binds []map[string]parser.Expr) bool {

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"iter"
+
 	"github.com/dynosql/dynosql/parser"
 )
 
@@ -78,19 +80,20 @@ func and(es []parser.Expr) parser.Expr {
 	return out
 }
 
-// columnsOf lists the column references in e.
-func columnsOf(e parser.Expr) []*parser.Column {
-	var cols []*parser.Column
-	if e == nil {
-		return nil
-	}
-	parser.Walk(e, func(x parser.Expr) bool {
-		if c, ok := x.(*parser.Column); ok {
-			cols = append(cols, c)
+// columnsOf yields the column references in e.
+func columnsOf(e parser.Expr) iter.Seq[*parser.Column] {
+	return func(yield func(*parser.Column) bool) {
+		if e == nil {
+			return
 		}
-		return true
-	})
-	return cols
+		more := true
+		parser.Walk(e, func(x parser.Expr) bool {
+			if c, ok := x.(*parser.Column); ok && more {
+				more = yield(c)
+			}
+			return more
+		})
+	}
 }
 
 // hasAggregate reports whether e calls an aggregate function.

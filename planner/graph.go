@@ -16,9 +16,19 @@ import (
 // or an earlier row's column), or a list of literals (IN).
 type binding []parser.Expr
 
-// facts gathers what the conjuncts say of slot s's columns.
+// facts gathers what the conjuncts say of slot s's columns. Its ranges
+// and non-NULL columns depend on the conjuncts alone, so they are worked
+// out once per slot; its bindings change as tables are read.
 func (b *selectBuilder) facts(s int) facts {
-	return facts{binds: b.bindings(s), ranges: b.ranges(s), nonNull: b.nonNull(s)}
+	if b.fixedFacts == nil {
+		b.fixedFacts = make([]*facts, len(b.sc.slots))
+	}
+	fixed := b.fixedFacts[s]
+	if fixed == nil {
+		fixed = &facts{ranges: b.ranges(s), nonNull: b.nonNull(s)}
+		b.fixedFacts[s] = fixed
+	}
+	return facts{binds: b.bindings(s), ranges: fixed.ranges, nonNull: fixed.nonNull}
 }
 
 // nonNull returns the columns of slot s that are never NULL in a row the

@@ -283,7 +283,7 @@ func (o *output) needed(sc *scope, conds []parser.Expr) []map[string]bool {
 	all := append(append(append([]parser.Expr{}, o.exprs...), o.group...), conds...)
 	all = append(all, o.having)
 	for _, e := range all {
-		for _, c := range columnsOf(e) {
+		for c := range columnsOf(e) {
 			need[sc.slotOf(c)][c.Name] = true
 		}
 	}

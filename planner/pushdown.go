@@ -140,7 +140,7 @@ func (b *selectBuilder) wanted(slot int) map[string]bool {
 	}
 	w := maps.Clone(b.shown[slot])
 	add := func(e parser.Expr) {
-		for _, c := range columnsOf(e) {
+		for c := range columnsOf(e) {
 			if b.sc.slotOf(c) == slot {
 				w[c.Name] = true
 			}
@@ -214,11 +214,11 @@ func (b *selectBuilder) pushdown(slot int, path *mapping.AccessPath) parser.Expr
 	var out []parser.Expr
 	for _, c := range conds {
 		slots := b.sc.slotsOf(c)
-		if len(slots) != 1 || !slots[slot] || !pushable(c) {
+		if len(slots) != 1 || slots[0] != slot || !pushable(c) {
 			continue
 		}
 		ok := true
-		for _, col := range columnsOf(c) {
+		for col := range columnsOf(c) {
 			ok = ok && (!sl.Entity.IsKeyColumn(col.Name) || sl.Entity.Folds(col.Name)) && b.mapping(slot).Filters(path, col.Name)
 		}
 		if ok {

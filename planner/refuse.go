@@ -22,7 +22,7 @@ func (b *selectBuilder) refuse(s int) error {
 		conds = b.leftOn[s]
 	}
 	for _, c := range conds {
-		for _, col := range columnsOf(c) {
+		for col := range columnsOf(c) {
 			if col.Table == sl.Alias && !slices.Contains(by, col.Name) {
 				by = append(by, col.Name)
 			}

@@ -394,13 +394,15 @@ func (s *scope) isBaseKeyColumn(c *parser.Column) bool {
 // slotOf returns the slot index of a resolved column.
 func (s *scope) slotOf(c *parser.Column) int { return s.byAlias[c.Table] }
 
-// slotsOf returns the set of slots e refers to.
-func (s *scope) slotsOf(e parser.Expr) map[int]bool {
-	set := map[int]bool{}
-	for _, c := range columnsOf(e) {
-		set[s.slotOf(c)] = true
+// slotsOf returns the slots e refers to, each once.
+func (s *scope) slotsOf(e parser.Expr) []int {
+	var slots []int
+	for c := range columnsOf(e) {
+		if slot := s.slotOf(c); !slices.Contains(slots, slot) {
+			slots = append(slots, slot)
+		}
 	}
-	return set
+	return slots
 }
 
 // orAsIn rewrites "c = x OR c = y OR c IN (z)" on one column as

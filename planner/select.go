@@ -157,6 +157,7 @@ type selectBuilder struct {
 	semi       bool
 	semiJoined map[int]bool
 	extra      []parser.Expr
+	fixedFacts []*facts // see facts
 }
 
 func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value) (*Plan, error) {
@@ -182,7 +183,7 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 		if err != nil {
 			return nil, err
 		}
-		for s := range sc.slotsOf(on) {
+		for _, s := range sc.slotsOf(on) {
 			if s > i {
 				return nil, errs.New(errs.Invalid, "the ON condition of %s refers to %s, which is joined later", sc.slots[i].Alias, sc.slots[s].Alias).
 					At(sql, t.Pos).WithHint("move the condition to a later ON or to WHERE")
@@ -309,7 +310,7 @@ func (b *selectBuilder) covered() []parser.Expr {
 			continue
 		}
 		ok := true
-		for s := range b.sc.slotsOf(c) {
+		for _, s := range b.sc.slotsOf(c) {
 			ok = ok && b.placed[s]
 		}
 		if ok {

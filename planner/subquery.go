@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dynosql/dynosql/internal/errs"
 	"github.com/dynosql/dynosql/parser"
@@ -202,7 +203,7 @@ func (b *selectBuilder) markSemiJoin(s int) bool {
 		return false
 	}
 	for i, c := range b.pool {
-		if !b.used[i] && b.sc.slotsOf(c)[s] {
+		if !b.used[i] && slices.Contains(b.sc.slotsOf(c), s) {
 			return false
 		}
 	}
@@ -234,7 +235,7 @@ func (b *selectBuilder) distinctSubquery(driver Node) Node {
 		if b.used[i] {
 			continue
 		}
-		for _, col := range columnsOf(c) {
+		for col := range columnsOf(c) {
 			if b.sc.slotOf(col) == slot && !seen[col.Name] {
 				seen[col.Name] = true
 				d.Columns = append(d.Columns, col)

@@ -89,7 +89,7 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 	exact := true
 	for _, c := range conjuncts(resolved) {
 		hasKey, hasOther, plain := false, false, true
-		for _, col := range columnsOf(c) {
+		for col := range columnsOf(c) {
 			// A case-folded column's value is its attribute's, which
 			// the write's condition checks.
 			if t.e.IsKeyColumn(col.Name) && !t.e.Folds(col.Name) {
@@ -115,7 +115,7 @@ func (p *Planner) target(sql, table, alias string, pos int, where parser.Expr, a
 		// DynamoDB cannot evaluate c itself: each write of a row read
 		// requires what c reads to be as read, so that a row changed
 		// in between is skipped, not written.
-		for _, col := range columnsOf(c) {
+		for col := range columnsOf(c) {
 			t.addUnchanged(col.Name)
 		}
 	}
