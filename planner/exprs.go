@@ -58,13 +58,17 @@ func rewrite(e parser.Expr, fn func(parser.Expr) (parser.Expr, error)) (parser.E
 
 // conjuncts splits e on AND.
 func conjuncts(e parser.Expr) []parser.Expr {
-	if e == nil {
-		return nil
+	return appendConjuncts(nil, e)
+}
+
+func appendConjuncts(out []parser.Expr, e parser.Expr) []parser.Expr {
+	switch x := e.(type) {
+	case nil:
+		return out
+	case *parser.And:
+		return appendConjuncts(appendConjuncts(out, x.L), x.R)
 	}
-	if a, ok := e.(*parser.And); ok {
-		return append(conjuncts(a.L), conjuncts(a.R)...)
-	}
-	return []parser.Expr{e}
+	return append(out, e)
 }
 
 // and joins expressions with AND; nil for none.

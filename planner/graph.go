@@ -2,7 +2,6 @@ package planner
 
 import (
 	"maps"
-	"sort"
 
 	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/parser"
@@ -220,20 +219,28 @@ func inList(e parser.Expr, alias string) (inCond, bool) {
 	return inCond{col: c.Name, values: vals}, true
 }
 
-func colKey(c *parser.Column) string { return c.Table + "." + c.Name }
+// colRef names a column of a slot: a map key that costs no allocation,
+// as planning looks columns up often.
+type colRef struct{ table, name string }
+
+func colKey(c *parser.Column) colRef { return colRef{c.Table, c.Name} }
+
+// String is the column as written qualified, which orders columns for
+// stable plans.
+func (r colRef) String() string { return r.table + "." + r.name }
 
 // classes groups columns that inner equalities make equal, with the
 // constant (or IN list) each group is known to equal.
 type classes struct {
-	parent map[string]string
-	cols   map[string]*parser.Column
-	consts map[string]*parser.Literal
-	ins    map[string]binding
+	parent map[colRef]colRef
+	cols   map[colRef]*parser.Column
+	consts map[colRef]*parser.Literal
+	ins    map[colRef]binding
 }
 
 func newClasses(pool []parser.Expr) *classes {
-	c := &classes{parent: map[string]string{}, cols: map[string]*parser.Column{},
-		consts: map[string]*parser.Literal{}, ins: map[string]binding{}}
+	c := &classes{parent: map[colRef]colRef{}, cols: map[colRef]*parser.Column{},
+		consts: map[colRef]*parser.Literal{}, ins: map[colRef]binding{}}
 	for _, e := range pool {
 		cmp, ok := e.(*parser.Compare)
 		if !ok || cmp.Op != "=" {
@@ -270,7 +277,7 @@ func newClasses(pool []parser.Expr) *classes {
 	return c
 }
 
-func (c *classes) find(col *parser.Column) string {
+func (c *classes) find(col *parser.Column) colRef {
 	k := colKey(col)
 	if _, ok := c.cols[k]; !ok {
 		c.cols[k] = col
@@ -292,7 +299,7 @@ func (c *classes) union(a, b *parser.Column) {
 
 // root returns the class of the column keyed k without adding the
 // column: one no equality names is a class of its own.
-func (c *classes) root(k string) string {
+func (c *classes) root(k colRef) colRef {
 	for {
 		p, ok := c.parent[k]
 		if !ok || p == k {
@@ -319,17 +326,17 @@ func (c *classes) inList(col *parser.Column) binding {
 func (c *classes) member(col *parser.Column, ok func(*parser.Column) bool) *parser.Column {
 	self := colKey(col)
 	root := c.root(self)
-	var keys []string
-	for k := range c.cols {
-		if k != self && c.root(k) == root && ok(c.cols[k]) {
-			keys = append(keys, k)
+	var first *parser.Column
+	firstName := ""
+	for k, other := range c.cols {
+		if k == self || c.root(k) != root || !ok(other) {
+			continue
+		}
+		if name := k.String(); first == nil || name < firstName {
+			first, firstName = other, name
 		}
 	}
-	if len(keys) == 0 {
-		return nil
-	}
-	sort.Strings(keys)
-	return c.cols[keys[0]]
+	return first
 }
 
 // markExact marks as applied the WHERE conjuncts that the read's key

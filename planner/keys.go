@@ -2,7 +2,6 @@ package planner
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"strings"
 
@@ -142,5 +141,10 @@ func (s *SortSpec) String() string {
 
 // sortedNames returns a map's keys in order, for stable plans.
 func sortedNames[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
+	names := make([]string, 0, len(m)) // sized once: planning calls this often
+	for name := range m {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }

@@ -275,17 +275,23 @@ func bindLiteral(e parser.Expr, args []value.Value) value.Value {
 
 // needed lists, per slot, the columns the statement reads: in the output,
 // grouping, and conditions.
-func (o *output) needed(sc *scope, conds []parser.Expr) []map[string]bool {
+func (o *output) needed(sc *scope, conds ...[]parser.Expr) []map[string]bool {
 	need := make([]map[string]bool, len(sc.slots))
 	for i := range need {
 		need[i] = map[string]bool{}
 	}
-	all := append(append(append([]parser.Expr{}, o.exprs...), o.group...), conds...)
-	all = append(all, o.having)
-	for _, e := range all {
-		for c := range columnsOf(e) {
-			need[sc.slotOf(c)][c.Name] = true
+	mark := func(exprs ...parser.Expr) {
+		for _, e := range exprs {
+			for c := range columnsOf(e) {
+				need[sc.slotOf(c)][c.Name] = true
+			}
 		}
+	}
+	mark(o.exprs...)
+	mark(o.group...)
+	mark(o.having)
+	for _, list := range conds {
+		mark(list...)
 	}
 	return need
 }

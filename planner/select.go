@@ -210,8 +210,8 @@ func (p *Planner) planSelect(sql string, sel *parser.Select, args []value.Value)
 	if err != nil {
 		return nil, err
 	}
-	b.needed = out.needed(sc, append(slices.Clone(b.pool), flatten(b.leftOn)...))
-	b.shown = out.needed(sc, nil)
+	b.needed = out.needed(sc, b.pool, flatten(b.leftOn))
+	b.shown = out.needed(sc)
 	for s, sl := range sc.slots {
 		// The column itself gives the value a case-folded key holds
 		// (mapping.Entity.CaseMisfit checks every item against it).
