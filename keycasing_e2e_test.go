@@ -13,7 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynosql/dynosql"
+	"github.com/dynosql/dynosql/internal/draft"
 	"github.com/dynosql/dynosql/internal/testkit"
+	"github.com/dynosql/dynosql/mapping"
 )
 
 // Items as ElectroDB writes them for its task manager example (keys
@@ -73,6 +75,42 @@ func TestElectroDBItemsAreReadAndWrittenAsElectroDBDoes(t *testing.T) {
 				got, err := fx.Query(ctx, c.sql)
 				if err != nil || fmt.Sprint(got) != c.want {
 					t.Errorf("%s: got %v, %v; want %s", c.sql, got, err, c.want)
+				}
+			}
+
+			// Drafted from these two items, with no mapping at hand, the
+			// mapping reads them as the hand-written one does.
+			desc, err := fx.Client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(fx.Mapping.Table)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			items, cost, err := draft.Sample(ctx, fx.Client, fx.Mapping.Table, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := draft.Draft(draft.FromSample(desc.Table, items, cost))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dm, err := mapping.Parse("draft", text)
+			if err != nil {
+				t.Fatalf("the draft does not load: %v\n%s", err, text)
+			}
+			db, err := dynosql.Open(ctx, dm, fx.Client)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = db.Close() }()
+			drafted := &testkit.Fixture{DB: db, Client: fx.Client, Mapping: dm}
+			for _, c := range []struct{ sql, want string }{
+				{"SELECT employee, firstName FROM employees WHERE employee = 'JLowe'", "[[JLowe Jim]]"},
+				{"SELECT employee FROM employees WHERE employee = 'jlowe'", "[]"},
+				{"SELECT e.firstName, t.taskName, t.points FROM employees e JOIN tasks t ON t.employee = e.employee WHERE e.employee = 'JLowe'", "[[Jim Task-0001 3]]"},
+				{"SELECT taskName FROM tasks WHERE status = 'open'", "[[Task-0001]]"},
+			} {
+				got, err := drafted.Query(ctx, c.sql)
+				if err != nil || fmt.Sprint(got) != c.want {
+					t.Errorf("drafted mapping, %s: got %v, %v; want %s\n%s", c.sql, got, err, c.want, text)
 				}
 			}
 

@@ -88,6 +88,10 @@ func (d *drafter) attributeColumns(e *entity) {
 		}
 		if !d.typeColumn(e, c) {
 			delete(e.cols, name)
+			continue
+		}
+		if d.typeAttr == electroDBType && name == electroDBVersion {
+			c.note = join(c.note, electroDBVersionNote)
 		}
 	}
 }

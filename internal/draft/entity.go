@@ -28,6 +28,9 @@ type entity struct {
 	// attribute: never a column's source (neither is an attribute the
 	// entity has a template for).
 	notColumns map[string]bool
+	// electro holds the key attributes whose templates were read in
+	// ElectroDB's format, and their casing.
+	electro map[string]*electroKey
 }
 
 // tmpl is a key template being drafted.
@@ -54,6 +57,9 @@ type variable struct {
 	vals  map[int]string
 	attrs []string // the key attributes whose templates hold it
 	root  *variable
+	// fixed: the key format names the column (ElectroDB's labels), so
+	// neither naming nor sharing changes it.
+	fixed bool
 }
 
 func (v *variable) find() *variable {
@@ -79,7 +85,18 @@ func (d *drafter) buildEntity(items []Item, g *Group) *entity {
 		e.notColumns[d.typeAttr] = true
 	}
 	slices.SortStableFunc(e.items, func(a, b Item) int { return strings.Compare(d.keyText(a), d.keyText(b)) })
+	electroVars := map[string]*variable{}
 	for _, attr := range d.t.keyAttrs() {
+		if d.typeAttr == electroDBType {
+			if k := d.electroTemplate(e, attr, electroVars); k != nil {
+				e.keys[attr] = k.t
+				if e.electro == nil {
+					e.electro = map[string]*electroKey{}
+				}
+				e.electro[attr] = k
+				continue
+			}
+		}
 		if t := d.buildTemplate(e, attr); t != nil {
 			e.keys[attr] = t
 		}
@@ -399,7 +416,7 @@ func (e *entity) shareVars() {
 // both have a value, and labelled alike (a bare or generic label agrees
 // with any) or both equal to the same attribute.
 func (e *entity) canShare(a, b *variable) bool {
-	if a.typ != b.typ {
+	if a.typ != b.typ || a.fixed || b.fixed {
 		return false
 	}
 	common := 0

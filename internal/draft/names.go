@@ -33,6 +33,9 @@ var (
 // user_id), the entity's type; as a last resort the key attribute.
 func (d *drafter) nameVars(e *entity) {
 	for _, v := range e.vars {
+		if v.fixed {
+			continue
+		}
 		v.name, v.rank, v.why = d.bestName(e, v)
 		if v.rank != rankAttr || v.typ != "S" {
 			continue

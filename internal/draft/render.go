@@ -79,16 +79,25 @@ func (d *drafter) claimUnfit(m *mapping.Mapping, all []*mapping.Entity) bool {
 	return len(claimed) > 0
 }
 
-// electroDBType is the attribute ElectroDB names each item's entity in.
-const electroDBType = "__edb_e__"
-
-// electroDBNote is what a draft of an ElectroDB table says first: the
-// draft does not read ElectroDB's key format, and the keys' case matters.
-const electroDBNote = `# ElectroDB wrote these items (__edb_e__). It lower-cases its keys by default,
-# "$<service>#<label>_<value>": write each template with a {column} for each
-# value ("$app#employee_{employee}") and add key_casing: lower to each entity
-# (README.md, Case-folded keys). Until then the draft reads each key whole.
-`
+// electroDBNote is what a draft of an ElectroDB table says first: how
+// its keys were read, and which were read whole.
+func (d *drafter) electroDBNote() string {
+	var whole []string
+	for _, e := range d.entities {
+		for _, attr := range sortedKeys(e.keys) {
+			if e.electro[attr] == nil {
+				whole = append(whole, e.name+"."+attr)
+			}
+		}
+	}
+	note := "# ElectroDB wrote these items (__edb_e__): keys in its format, \"$<service>#<label>_<value>\",\n" +
+		"# are read so, each {column} the attribute the label names, with key_casing as\n" +
+		"# the keys show it (README.md, Case-folded keys).\n"
+	if len(whole) > 0 {
+		note += "# These keys do not all follow the format, so the draft reads them whole: " + strings.Join(whole, ", ") + ".\n"
+	}
+	return note
+}
 
 // render writes the draft as YAML, comments included.
 func (d *drafter) render() []byte {
@@ -103,7 +112,7 @@ func (d *drafter) render() []byte {
 		fmt.Fprintf(&b, "# Left out: %s %s, such as %s.\n", count(len(u.items), d.noun()), u.why, d.keyText(u.items[0]))
 	}
 	if d.typeAttr == electroDBType {
-		b.WriteString(electroDBNote)
+		b.WriteString(d.electroDBNote())
 	}
 	fmt.Fprintf(&b, "table: %s\n", yamlKey(d.t.Name))
 	fmt.Fprintf(&b, "partition_key: %s\n", yamlKey(d.t.PartitionKey))
@@ -189,7 +198,7 @@ func (d *drafter) renderEntity(b *bytes.Buffer, e *entity) {
 	if e.nameWhy != "" {
 		head = join(head, e.nameWhy)
 	}
-	for _, line := range append([]string{head}, e.notes...) {
+	for _, line := range slices.Concat([]string{head}, e.notes, e.electroNotes()) {
 		if line != "" {
 			fmt.Fprintf(b, "  # %s.\n", line)
 		}
@@ -197,6 +206,9 @@ func (d *drafter) renderEntity(b *bytes.Buffer, e *entity) {
 	fmt.Fprintf(b, "  %s:\n", yamlKey(e.name))
 	if e.typ != "" {
 		fmt.Fprintf(b, "    type: %s\n", yamlQuote(e.typ))
+	}
+	if c := e.keyCasing(); c != "" {
+		fmt.Fprintf(b, "    key_casing: %s\n", c)
 	}
 	b.WriteString("    keys:\n")
 	for _, attr := range d.t.keyAttrs() {
