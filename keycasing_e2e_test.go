@@ -125,10 +125,32 @@ func TestElectroDBItemsAreReadAndWrittenAsElectroDBDoes(t *testing.T) {
 				t.Fatal(err)
 			}
 			for attr, want := range map[string]string{"taskName": "Task-0002", "gsi1pk": "$task-manager#project_abc-12",
-				"gsi3sk": "$assignments#task_1#project_abc-12#status_in-progress", "gsi4pk": "$task-manager#status_in-progress"} {
+				"gsi3sk": "$assignments#task_1#project_abc-12#status_in-progress", "gsi4pk": "$task-manager#status_in-progress",
+				"__edb_e__": "task", "__edb_v__": "1"} {
 				if got, _ := out.Item[attr].(*types.AttributeValueMemberS); got == nil || got.Value != want {
 					t.Errorf("the inserted task's %s: got %v, want %s", attr, out.Item[attr], want)
 				}
+			}
+			// A task without the model version (written by other code),
+			// moved to new keys, is rewritten with it, as the mapping's
+			// fixed: says every task holds it.
+			bare := map[string]types.AttributeValue{}
+			for k, v := range task {
+				bare[k] = v
+			}
+			delete(bare, "__edb_v__")
+			bare["pk"], bare["taskName"] = s("$task-manager#taskname_task-0003"), s("Task-0003")
+			put(bare)
+			if _, err := fx.DB.Exec(ctx, "UPDATE tasks SET project = 'XYZ-9' WHERE taskName = 'Task-0003' AND project = 'ABC-12' AND employee = 'JLowe'"); err != nil {
+				t.Fatal(err)
+			}
+			out, err = fx.Client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(fx.Mapping.Table),
+				Key: map[string]types.AttributeValue{"pk": s("$task-manager#taskname_task-0003"), "sk": s("$task_1#project_xyz-9#employee_jlowe")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := out.Item["__edb_v__"].(*types.AttributeValueMemberS); got == nil || got.Value != "1" {
+				t.Errorf("the moved task's __edb_v__: got %v, want 1", out.Item["__edb_v__"])
 			}
 			// Its key in another case is the same item. DynamoDB Local
 			// returns the item holding it, which the conflict names;

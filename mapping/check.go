@@ -144,6 +144,9 @@ func (m *Mapping) checkEntity(e *Entity) error {
 			}
 		}
 	}
+	if err := m.checkFixed(e, where); err != nil {
+		return err
+	}
 	e.keys, e.keyCols = map[string]*Key{}, map[string]bool{}
 	for attr, raw := range e.Keys {
 		if !m.isKeyAttr(attr) {
@@ -211,6 +214,29 @@ func (m *Mapping) checkEntity(e *Entity) error {
 // checkKeyCasing sets the case of each string key key_casing names,
 // whose literal text must already be in that case, and marks the string
 // columns such keys hold (Entity.Folds).
+// checkFixed refuses a fixed attribute whose value comes from elsewhere:
+// a key attribute (its templates), the type attribute (type:) or a
+// column (the row).
+func (m *Mapping) checkFixed(e *Entity, where string) error {
+	for _, attr := range slices.Sorted(maps.Keys(e.Fixed)) {
+		at := where + ".fixed." + attr
+		switch _, col := e.Columns[attr]; {
+		case attr == "":
+			return m.fail(where+".fixed", "an attribute with no name")
+		case m.isKeyAttr(attr):
+			return m.fail(at, "%s is a key attribute of %s or of its indexes, whose value the keys: templates give", attr, m.Table).
+				WithHint("write it as a template under keys:")
+		case attr == m.TypeAttribute:
+			return m.fail(at, "%s is the type attribute, which dynosql writes itself", attr).
+				WithHint("give the entity's value as its type: field")
+		case col:
+			return m.fail(at, "%s is also a column; a fixed attribute holds one value for every row", attr).
+				WithHint("remove it from columns, or from fixed")
+		}
+	}
+	return nil
+}
+
 func (m *Mapping) checkKeyCasing(e *Entity, where string) error {
 	e.folded = map[string]bool{}
 	casings, field := e.KeyCasing, func(attr string) string { return where + ".key_casing." + attr }

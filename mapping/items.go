@@ -14,7 +14,8 @@ type Row = map[string]value.Value
 
 // Item renders the item stored for row: its non-NULL columns (and, for
 // an open entity, the undeclared attributes row holds), every key
-// attribute the entity's templates give, and the type attribute. The
+// attribute the entity's templates give, the type attribute and the fixed
+// attributes. The
 // key attributes of an optional index are left out, all of them, when a
 // column they need is NULL: the item is then not in that index.
 func (e *Entity) Item(row Row) (map[string]types.AttributeValue, error) {
@@ -46,6 +47,9 @@ func (e *Entity) Item(row Row) (map[string]types.AttributeValue, error) {
 	}
 	if e.Type != "" {
 		it[e.m.TypeAttribute] = sAttr(e.Type)
+	}
+	for attr, v := range e.Fixed {
+		it[attr] = sAttr(v)
 	}
 	return it, nil
 }

@@ -96,6 +96,12 @@ type Entity struct {
 	// Open lets statements read and write attributes the mapping does
 	// not declare, by name, typed by the value they hold.
 	Open bool `yaml:"open"`
+	// Fixed names attributes that every item of the entity holds with
+	// one string value, beside its columns: the model version ElectroDB
+	// reads an item as its entity's by (__edb_v__: "1"). dynosql writes
+	// them on INSERT and when it rewrites an item under new keys; they
+	// are not columns.
+	Fixed map[string]string `yaml:"fixed"`
 	// KeyCasing names string key attributes that the table's writer
 	// lower- or upper-cases whole (ElectroDB does so by default): key
 	// attribute → lower, upper or none, or one of those for every
@@ -628,6 +634,10 @@ func (e *Entity) Column(col string) (string, error) {
 	if e.Open && e.isAttributeName(col) {
 		return "", nil
 	}
+	if v, fixed := e.Fixed[col]; fixed {
+		return "", errs.New(errs.Invalid, "%s is a fixed attribute of %s, not a column: dynosql writes %s = %q into every item of %s", col, e.Name, col, v, e.Name).
+			WithHint("leave it out of the statement; the mapping's fixed: gives its value")
+	}
 	names := e.ColumnNames()
 	err := errs.New(errs.Invalid, "unknown column %s in %s", col, e.Name)
 	if near := errs.Nearest(col, names); near != "" {
@@ -653,8 +663,9 @@ func (e *Entity) HasColumn(col string) bool {
 // and are kept as they are when dynosql rewrites an item.
 func (e *Entity) Owns(attr string) bool {
 	_, col := e.Columns[attr]
+	_, fixed := e.Fixed[attr]
 	switch {
-	case col, e.keys[attr] != nil:
+	case col, fixed, e.keys[attr] != nil:
 		return true
 	case attr == e.m.TypeAttribute && attr != "":
 		return e.Type != ""
@@ -666,7 +677,8 @@ func (e *Entity) Owns(attr string) bool {
 // attribute: not a key attribute or the type attribute, whose values
 // the mapping renders itself.
 func (e *Entity) isAttributeName(name string) bool {
-	return name != "" && !slices.Contains(e.m.KeyAttrs(), name) && name != e.m.TypeAttribute
+	_, fixed := e.Fixed[name]
+	return name != "" && !fixed && !slices.Contains(e.m.KeyAttrs(), name) && name != e.m.TypeAttribute
 }
 
 // Convert checks that v, written into column col, fits the column's

@@ -179,10 +179,10 @@ func (u *UpdateRows) MoveReadInput(key map[string]types.AttributeValue) *dynamod
 // exactly as stored, with what the move changes put in its place: the
 // columns the statement assigns and the copies it refills, from next (the
 // row as written; a NULL removes the attribute), and the entity's key
-// attributes and type attribute, rendered again from next. An attribute
-// the move does not change is not decoded and encoded again, which would
-// change what is stored: DynamoDB's NULL reads as no value, a binary set
-// as a list of binaries. A number assigned that DynamoDB cannot hold is
+// attributes, type attribute and fixed attributes, rendered again from
+// next. An attribute the move does not change is not decoded and encoded
+// again, which would change what is stored: DynamoDB's NULL reads as no
+// value, a binary set as a list of binaries. A number assigned that DynamoDB cannot hold is
 // refused here, before anything is sent.
 func (u *UpdateRows) MovedItem(found map[string]types.AttributeValue, next mapping.Row) (map[string]types.AttributeValue, error) {
 	if err := u.checkNumbers(next); err != nil {
@@ -205,14 +205,15 @@ func (u *UpdateRows) MovedItem(found map[string]types.AttributeValue, next mappi
 }
 
 // movedAttrs returns the attributes a move writes anew rather than as
-// found: the entity's key attributes and type attribute, which the
-// mapping renders from the row, and the columns the statement assigns
-// or refills from their source.
+// found: the entity's key attributes, type attribute and fixed
+// attributes, which the mapping renders, and the columns the statement
+// assigns or refills from their source.
 func (u *UpdateRows) movedAttrs() []string {
-	attrs := u.Entity.KeyAttrs()
+	attrs := slices.Clone(u.Entity.KeyAttrs())
 	if t := u.Entity.Mapping().TypeAttribute; t != "" && u.Entity.Type != "" {
 		attrs = append(attrs, t)
 	}
+	attrs = append(attrs, slices.Sorted(maps.Keys(u.Entity.Fixed))...)
 	for _, a := range u.Set {
 		attrs = append(attrs, a.Column)
 	}

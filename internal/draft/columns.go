@@ -91,7 +91,7 @@ func (d *drafter) attributeColumns(e *entity) {
 			continue
 		}
 		if d.typeAttr == electroDBType && name == electroDBVersion {
-			c.note = join(c.note, electroDBVersionNote)
+			d.electroVersion(e, c)
 		}
 	}
 }

@@ -144,6 +144,9 @@ func TestADraftOfAnElectroDBTableReadsItsKeyFormat(t *testing.T) {
 		if !maps.Equal(got.KeyCasing, want.KeyCasing) {
 			t.Errorf("%s has key_casing %v, want %v", n, got.KeyCasing, want.KeyCasing)
 		}
+		if !maps.Equal(got.Fixed, want.Fixed) {
+			t.Errorf("%s has fixed %v, want %v", n, got.Fixed, want.Fixed)
+		}
 		if !maps.Equal(got.Columns, want.Columns) {
 			t.Errorf("%s has columns %v, want %v", n, got.Columns, want.Columns)
 		}

@@ -26,8 +26,6 @@ const (
 	electroDBVersion = "__edb_v__"
 )
 
-const electroDBVersionNote = "ElectroDB's model version: ElectroDB reads a row as its entity's only if it holds the version, so give it on every INSERT"
-
 // electroCasings are the key_casing words, in the order the draft tries
 // them: lower is ElectroDB's default.
 var electroCasings = []string{"lower", "upper", "none"}
@@ -307,4 +305,21 @@ func (e *entity) electroNotes() []string {
 	}
 	return []string{"no sampled value shows the case of " + strings.Join(unsure, ", ") + ": key_casing " + e.electro[unsure[0]].casing +
 		" is ElectroDB's default; make it none there if the model sets casing: \"none\""}
+}
+
+// electroVersion makes ElectroDB's model version a fixed attribute, which
+// INSERT writes, when every item holds one string there; else it stays a
+// column that says why it matters.
+func (d *drafter) electroVersion(e *entity, c *column) {
+	version := ""
+	for _, it := range e.items {
+		s, ok := it[electroDBVersion].(*types.AttributeValueMemberS)
+		if !ok || (version != "" && s.Value != version) {
+			c.note = join(c.note, "ElectroDB's model version, which its items do not all hold alike: ElectroDB reads a row as its entity's only if it holds the version, so give it on every INSERT")
+			return
+		}
+		version = s.Value
+	}
+	e.fixed = map[string]string{electroDBVersion: version}
+	delete(e.cols, c.name)
 }

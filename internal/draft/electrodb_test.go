@@ -1,6 +1,7 @@
 package draft_test
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -25,15 +26,15 @@ func TestElectroDBKeysAreReadInTheCaseTheyAreWritten(t *testing.T) {
 		{"lower", "key_casing: lower", []draft.Item{
 			edb("user", "PK", "$app#user_jlowe", "SK", "$user_1", "user", "JLowe"),
 			edb("user", "PK", "$app#user_ann", "SK", "$user_1", "user", "Ann"),
-		}, "users type=user PK=$app#user_{user} SK=$user_1 | __edb_v__:S user:S"},
+		}, "users type=user PK=$app#user_{user} SK=$user_1 | user:S"},
 		{"upper", "key_casing: upper", []draft.Item{
 			edb("user", "PK", "$APP#USER_JLOWE", "SK", "$USER_1", "user", "JLowe"),
 			edb("user", "PK", "$APP#USER_ANN", "SK", "$USER_1", "user", "ann"),
-		}, "users type=user PK=$APP#USER_{user} SK=$USER_1 | __edb_v__:S user:S"},
+		}, "users type=user PK=$APP#USER_{user} SK=$USER_1 | user:S"},
 		{"none", "", []draft.Item{
 			edb("user", "PK", "$app#user_JLowe", "SK", "$user_1", "user", "JLowe"),
 			edb("user", "PK", "$app#user_ann", "SK", "$user_1", "user", "ann"),
-		}, "users type=user PK=$app#user_{user} SK=$user_1 | __edb_v__:S user:S"},
+		}, "users type=user PK=$app#user_{user} SK=$user_1 | user:S"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, out := drafted(t, draft.Input{Table: table(), Items: c.items}, map[int]string{0: "users", 1: "users"})
@@ -48,22 +49,29 @@ func TestElectroDBKeysAreReadInTheCaseTheyAreWritten(t *testing.T) {
 					t.Error(err)
 				}
 			}
+			if got := m.Entities["users"].Fixed; !maps.Equal(got, map[string]string{"__edb_v__": "1"}) {
+				t.Errorf("fixed attributes %v, want __edb_v__ = 1, which ElectroDB needs on every item", got)
+			}
 		})
 	}
 }
 
 // A label other than the attribute's name (ElectroDB's label option) is
 // read as the attribute whose value follows it in every item; numbers are
-// read back as numbers.
+// read back as numbers. Items of two model versions keep __edb_v__ a
+// column, which no INSERT can leave out unnoticed.
 func TestAnElectroDBLabelNamesItsAttributeOrIsFoundByValue(t *testing.T) {
 	in := draft.Input{Table: table(), Items: []draft.Item{
 		edb("order", "PK", "$shop#uid_u1", "SK", "$order_1#n_7", "userId", "u1", "number", 7),
-		edb("order", "PK", "$shop#uid_u2", "SK", "$order_1#n_12", "userId", "u2", "number", 12),
+		edb("order", "PK", "$shop#uid_u2", "SK", "$order_1#n_12", "userId", "u2", "number", 12, "__edb_v__", "2"),
 	}}
-	m, _ := drafted(t, in, map[int]string{0: "orders", 1: "orders"})
+	m, out := drafted(t, in, map[int]string{0: "orders", 1: "orders"})
 	want := "orders type=order PK=$shop#uid_{userId} SK=$order_1#n_{number} | __edb_v__:S number:N userId:S"
 	if got := summary(m); got != want {
 		t.Errorf("drafted\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(out, "__edb_v__: S  # ElectroDB's model version, which its items do not all hold alike") {
+		t.Errorf("the draft does not say why __edb_v__ matters:\n%s", out)
 	}
 }
 

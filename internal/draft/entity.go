@@ -31,6 +31,7 @@ type entity struct {
 	// electro holds the key attributes whose templates were read in
 	// ElectroDB's format, and their casing.
 	electro map[string]*electroKey
+	fixed   map[string]string // attributes every item holds alike (ElectroDB's version)
 }
 
 // tmpl is a key template being drafted.

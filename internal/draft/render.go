@@ -226,6 +226,13 @@ func (d *drafter) renderEntity(b *bytes.Buffer, e *entity) {
 		c := e.cols[name]
 		comment(b, fmt.Sprintf("      %s: %s", yamlKey(name), c.typ), c.note)
 	}
+	if len(e.fixed) > 0 {
+		var pairs []string
+		for _, attr := range sortedKeys(e.fixed) {
+			pairs = append(pairs, yamlKey(attr)+": "+yamlQuote(e.fixed[attr]))
+		}
+		comment(b, "    fixed: {"+strings.Join(pairs, ", ")+"}", "written on every INSERT: ElectroDB reads a row as its entity's only if it holds its model's version")
+	}
 	if len(e.optional) > 0 {
 		var names []string
 		for _, n := range e.optional {
