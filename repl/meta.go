@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -217,6 +219,9 @@ func (s *Session) describe(ctx context.Context, args []string) error {
 	return s.print(func(p *format.Printer) error {
 		if s.Format == format.Table {
 			fmt.Fprintf(p.W, "Entity %s in table %s\n", e.Name, m.Table)
+			for _, attr := range slices.Sorted(maps.Keys(e.Fixed)) {
+				fmt.Fprintf(p.W, "Every item holds %s = %q (fixed: written on INSERT, not a column)\n", attr, e.Fixed[attr])
+			}
 		}
 		if _, err := p.Rows(cols); err != nil {
 			return err
