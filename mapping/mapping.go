@@ -655,24 +655,6 @@ func (e *Entity) HasColumn(col string) bool {
 	return err == nil
 }
 
-// Owns reports whether the mapping gives attribute attr of the entity's
-// items its value: a declared column, a key attribute the entity has a
-// template for, the type attribute of a typed entity, and, for an open
-// entity, any other attribute but the table's other key attributes.
-// Attributes it does not own belong to other programs (a TTL, a version)
-// and are kept as they are when dynosql rewrites an item.
-func (e *Entity) Owns(attr string) bool {
-	_, col := e.Columns[attr]
-	_, fixed := e.Fixed[attr]
-	switch {
-	case col, fixed, e.keys[attr] != nil:
-		return true
-	case attr == e.m.TypeAttribute && attr != "":
-		return e.Type != ""
-	}
-	return e.Open && e.isAttributeName(attr)
-}
-
 // isAttributeName reports whether an undeclared name may be read as an
 // attribute: not a key attribute or the type attribute, whose values
 // the mapping renders itself.

@@ -284,15 +284,11 @@ func AppendLengthPrefixed(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// Less is a total order for ORDER BY: NULL first, then numbers, text and
-// binaries, as SQLite orders its storage classes (an attribute may hold
-// several types in a table other programs write), booleans after numbers
-// and the document types last; within a type by Compare.
-func Less(a, b Value) bool {
-	return Order(a, b) < 0
-}
-
-// Order is the three-way form of Less.
+// Order is a total order for ORDER BY, three-way: NULL first, then
+// numbers, text and binaries, as SQLite orders its storage classes (an
+// attribute may hold several types in a table other programs write),
+// booleans after numbers and the document types last; within a type by
+// Compare.
 func Order(a, b Value) int {
 	switch {
 	case a == nil && b == nil:
