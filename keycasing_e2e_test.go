@@ -60,7 +60,19 @@ func TestElectroDBItemsAreReadAndWrittenAsElectroDBDoes(t *testing.T) {
 			}
 			put(lowe)
 			put(task)
-			for _, c := range []struct{ sql, want string }{
+			// expect runs each statement through fx and compares its rows
+			// with want, written by hand from the items.
+			type rows struct{ sql, want string }
+			expect := func(fx *testkit.Fixture, what string, cases []rows) {
+				t.Helper()
+				for _, c := range cases {
+					got, err := fx.Query(ctx, c.sql)
+					if err != nil || fmt.Sprint(got) != c.want {
+						t.Errorf("%s, %s: got %v, %v; want %s", what, c.sql, got, err, c.want)
+					}
+				}
+			}
+			expect(fx, "testdata's mapping", []rows{
 				{"SELECT employee, firstName FROM employees WHERE employee = 'JLowe'", "[[JLowe Jim]]"},
 				{"SELECT employee, firstName FROM employees WHERE employee = 'jlowe'", "[]"},
 				{"SELECT employee FROM employees WHERE employee IN ('JLowe', 'jlowe', 'JLOWE')", "[[JLowe]]"},
@@ -71,12 +83,7 @@ func TestElectroDBItemsAreReadAndWrittenAsElectroDBDoes(t *testing.T) {
 				{"SELECT employee FROM employees WHERE title = 'Senior Software Engineer' AND salary > '100000'", "[[JLowe]]"},
 				{"SELECT employee FROM employees WHERE officeName = 'Portland' AND team = 'development' AND title LIKE 'Senior%'", "[[JLowe]]"},
 				{"SELECT employee FROM employees WHERE officeName = 'Portland' AND team = 'development' AND title LIKE 'senior%'", "[]"},
-			} {
-				got, err := fx.Query(ctx, c.sql)
-				if err != nil || fmt.Sprint(got) != c.want {
-					t.Errorf("%s: got %v, %v; want %s", c.sql, got, err, c.want)
-				}
-			}
+			})
 
 			// Drafted from these two items, with no mapping at hand, the
 			// mapping reads them as the hand-written one does.
@@ -101,17 +108,14 @@ func TestElectroDBItemsAreReadAndWrittenAsElectroDBDoes(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer func() { _ = db.Close() }()
-			drafted := &testkit.Fixture{DB: db, Client: fx.Client, Mapping: dm}
-			for _, c := range []struct{ sql, want string }{
+			expect(&testkit.Fixture{DB: db, Client: fx.Client, Mapping: dm}, "drafted mapping", []rows{
 				{"SELECT employee, firstName FROM employees WHERE employee = 'JLowe'", "[[JLowe Jim]]"},
 				{"SELECT employee FROM employees WHERE employee = 'jlowe'", "[]"},
 				{"SELECT e.firstName, t.taskName, t.points FROM employees e JOIN tasks t ON t.employee = e.employee WHERE e.employee = 'JLowe'", "[[Jim Task-0001 3]]"},
 				{"SELECT taskName FROM tasks WHERE status = 'open'", "[[Task-0001]]"},
-			} {
-				got, err := drafted.Query(ctx, c.sql)
-				if err != nil || fmt.Sprint(got) != c.want {
-					t.Errorf("drafted mapping, %s: got %v, %v; want %s\n%s", c.sql, got, err, c.want, text)
-				}
+			})
+			if t.Failed() {
+				t.Logf("the draft:\n%s", text)
 			}
 
 			// Written through dynosql, a task gets the keys ElectroDB

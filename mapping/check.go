@@ -211,9 +211,6 @@ func (m *Mapping) checkEntity(e *Entity) error {
 	return m.checkOptional(e)
 }
 
-// checkKeyCasing sets the case of each string key key_casing names,
-// whose literal text must already be in that case, and marks the string
-// columns such keys hold (Entity.Folds).
 // checkFixed refuses a fixed attribute whose value comes from elsewhere:
 // a key attribute (its templates), the type attribute (type:) or a
 // column (the row).
@@ -237,6 +234,9 @@ func (m *Mapping) checkFixed(e *Entity, where string) error {
 	return nil
 }
 
+// checkKeyCasing sets the case of each string key key_casing names,
+// whose literal text must already be in that case, and marks the string
+// columns such keys hold (Entity.Folds).
 func (m *Mapping) checkKeyCasing(e *Entity, where string) error {
 	e.folded = map[string]bool{}
 	casings, field := e.KeyCasing, func(attr string) string { return where + ".key_casing." + attr }

@@ -14,10 +14,10 @@ type Row = map[string]value.Value
 
 // Item renders the item stored for row: its non-NULL columns (and, for
 // an open entity, the undeclared attributes row holds), every key
-// attribute the entity's templates give, the type attribute and the fixed
-// attributes. The
-// key attributes of an optional index are left out, all of them, when a
-// column they need is NULL: the item is then not in that index.
+// attribute the entity's templates give, the type attribute and the
+// fixed attributes. The key attributes of an optional index are left
+// out, all of them, when a column they need is NULL: the item is then not
+// in that index.
 func (e *Entity) Item(row Row) (map[string]types.AttributeValue, error) {
 	it := make(map[string]types.AttributeValue, len(row)+len(e.keys)+1)
 	for col, v := range row {

@@ -172,8 +172,12 @@ func (e *CaseError) Error() string {
 }
 
 // fold case-folds s as the key's writer does.
-func (k *Key) fold(s string) string {
-	switch k.Case {
+func (k *Key) fold(s string) string { return FoldCase(s, k.Case) }
+
+// FoldCase writes s in a key_casing ("lower" or "upper"; any other
+// leaves s as it is), as a table's writer folds a key.
+func FoldCase(s, casing string) string {
+	switch casing {
 	case "lower":
 		return strings.ToLower(s)
 	case "upper":

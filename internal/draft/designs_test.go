@@ -44,6 +44,21 @@ func designItems(t *testing.T, name string) (*types.TableDescription, []draft.It
 	return describe(m.CreateTableInput()), items, m
 }
 
+// draftAndLoad drafts a mapping from every item given, as from one Scan,
+// and loads it.
+func draftAndLoad(t *testing.T, desc *types.TableDescription, items []draft.Item) (*mapping.Mapping, []byte) {
+	t.Helper()
+	out, err := draft.Draft(draft.FromSample(desc, items, draft.Cost{Requests: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mapping.Parse("draft", out)
+	if err != nil {
+		t.Fatalf("the draft does not load: %v\n%s", err, out)
+	}
+	return m, out
+}
+
 var columnRe = regexp.MustCompile(`\{[^}]*\}`)
 
 // shapes returns, for each entity, its key templates with the column
@@ -73,14 +88,7 @@ func TestEachShippedDesignIsDraftedBackFromItsItems(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			desc, items, orig := designItems(t, name)
-			out, err := draft.Draft(draft.FromSample(desc, items, draft.Cost{Requests: 1}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := mapping.Parse("draft", out)
-			if err != nil {
-				t.Fatalf("the draft does not load: %v\n%s", err, out)
-			}
+			m, out := draftAndLoad(t, desc, items)
 			if got, want := shapes(m), shapes(orig); !slices.Equal(got, want) {
 				t.Errorf("drafted key shapes\n  %s\nwant the design's\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 			}
@@ -112,14 +120,7 @@ func TestEachShippedDesignIsDraftedBackFromItsItems(t *testing.T) {
 // attributes as its keys fold them.
 func TestADraftOfAnElectroDBTableReadsItsKeyFormat(t *testing.T) {
 	desc, items, orig := designItems(t, "taskmanager")
-	out, err := draft.Draft(draft.FromSample(desc, items, draft.Cost{Requests: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := mapping.Parse("draft", out)
-	if err != nil {
-		t.Fatalf("the draft does not load: %v\n%s", err, out)
-	}
+	m, out := draftAndLoad(t, desc, items)
 	byType := map[string]*mapping.Entity{}
 	var all []*mapping.Entity
 	for _, n := range m.EntityNames() {

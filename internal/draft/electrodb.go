@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynosql/dynosql/mapping"
 	"github.com/dynosql/dynosql/value"
 )
 
@@ -38,15 +39,14 @@ type electroKey struct {
 	proven bool   // the sample shows the casing: a value not already in it, or no other casing fits
 }
 
-// fold writes s in the casing, as ElectroDB does in a key.
-func fold(s, casing string) string {
-	switch casing {
-	case "lower":
-		return strings.ToLower(s)
-	case "upper":
-		return strings.ToUpper(s)
-	}
-	return s
+// electroSample is one key attribute's values in an entity's items,
+// split at '#', with the attributes that could be read from them.
+type electroSample struct {
+	e          *entity
+	attr       string
+	idx        []int      // the items holding attr
+	segs       [][]string // their values' segments, as many in each
+	candidates []string   // electroCandidates of those items
 }
 
 // electroTemplate reads the template of key attribute attr in ElectroDB's
@@ -55,8 +55,7 @@ func fold(s, casing string) string {
 // nil when the values do not all follow the format; the caller then
 // drafts the template as for any table.
 func (d *drafter) electroTemplate(e *entity, attr string, vars map[string]*variable) *electroKey {
-	var idx []int // items holding attr
-	var segs [][]string
+	x := &electroSample{e: e, attr: attr}
 	for i, it := range e.items {
 		av, ok := it[attr]
 		if !ok || isNull(av) {
@@ -66,18 +65,19 @@ func (d *drafter) electroTemplate(e *entity, attr string, vars map[string]*varia
 		if !ok || !strings.HasPrefix(s.Value, "$") {
 			return nil
 		}
-		idx = append(idx, i)
-		segs = append(segs, strings.Split(s.Value, "#"))
-		if len(segs[len(segs)-1]) != len(segs[0]) {
+		x.idx = append(x.idx, i)
+		x.segs = append(x.segs, strings.Split(s.Value, "#"))
+		if len(x.segs[len(x.segs)-1]) != len(x.segs[0]) {
 			return nil // a value holding '#', or another shape
 		}
 	}
-	if len(idx) == 0 {
+	if len(x.idx) == 0 {
 		return nil
 	}
+	x.candidates = e.electroCandidates(d, x.idx)
 	var found []*electroKey
 	for _, casing := range electroCasings {
-		if k := d.electroRead(e, attr, idx, segs, casing); k != nil {
+		if k := x.read(casing); k != nil {
 			found = append(found, k)
 		}
 	}
@@ -97,30 +97,28 @@ func (d *drafter) electroTemplate(e *entity, attr string, vars map[string]*varia
 	return found[0].adopt(e, attr, vars)
 }
 
-// electroRead reads the template under one casing: position by position,
-// a segment is "<label>_<value>" of the same attribute in every item, or
+// read reads the template under one casing: position by position, a
+// segment is "<label>_<value>" of the same attribute in every item, or
 // the same literal text in every item.
-func (d *drafter) electroRead(e *entity, attr string, idx []int, segs [][]string, casing string) *electroKey {
-	k := &electroKey{t: &tmpl{attr: attr, held: len(idx)}}
+func (x *electroSample) read(casing string) *electroKey {
+	k := &electroKey{t: &tmpl{attr: x.attr, held: len(x.idx)}}
 	var used []string
-	for p := range segs[0] {
+	for p := range x.segs[0] {
 		if p > 0 { // the first segment is the service's, the entity's or the collection's
 			k.t.parts = append(k.t.parts, part{lit: "#"})
-			if a, label, ok := d.electroAttr(e, idx, segs, p, casing); ok && !slices.Contains(used, a) {
+			if a, label, ok := x.attrAt(p, casing); ok && !slices.Contains(used, a) {
 				used = append(used, a)
 				k.t.parts = append(k.t.parts, part{lit: label + "_"}, part{v: &variable{name: a}})
 				k.casing = casing
-				k.proven = k.proven || changedByFold(e, idx, a, casing)
+				k.proven = k.proven || x.changedByFold(a, casing)
 				continue
 			}
 		}
-		lit := segs[0][p]
-		for _, s := range segs {
-			if s[p] != lit {
-				return nil
-			}
+		lit := x.segs[0][p]
+		if x.varies(p) {
+			return nil
 		}
-		if casing != "none" && fold(lit, casing) != lit {
+		if casing != "none" && mapping.FoldCase(lit, casing) != lit {
 			return nil // the mapping would refuse literal text in another case
 		}
 		k.t.parts = append(k.t.parts, part{lit: lit})
@@ -129,20 +127,20 @@ func (d *drafter) electroRead(e *entity, attr string, idx []int, segs [][]string
 	return k
 }
 
-// electroAttr finds the attribute whose value segment p holds in every
-// item, after a label: the attribute's name (in any case), or, where the
-// model gave it another label, the same text before a value that changes
-// from item to item. It returns the attribute and the label as written.
-func (d *drafter) electroAttr(e *entity, idx []int, segs [][]string, p int, casing string) (string, string, bool) {
+// attrAt finds the attribute whose value segment p holds in every item,
+// after a label: the attribute's name (in any case), or, where the model
+// gave it another label, the same text before a value that changes from
+// item to item. It returns the attribute and the label as written.
+func (x *electroSample) attrAt(p int, casing string) (string, string, bool) {
 	var custom []string
 	customLabel := ""
-	for _, a := range e.electroCandidates(d, idx) {
-		label, ok := electroLabel(e, idx, segs, p, a, casing)
+	for _, a := range x.candidates {
+		label, ok := x.label(p, a, casing)
 		switch {
 		case !ok:
 		case strings.EqualFold(label, a):
 			return a, label, true
-		case label != "" && varies(segs, p):
+		case label != "" && x.varies(p):
 			custom, customLabel = append(custom, a), label
 		}
 	}
@@ -152,19 +150,33 @@ func (d *drafter) electroAttr(e *entity, idx []int, segs [][]string, p int, casi
 	return "", "", false // none, or two attributes the sample cannot tell apart
 }
 
-// electroLabel returns the text before "_<value of a>" in segment p, when
-// every item's segment ends so and that text is the same in every item.
-func electroLabel(e *entity, idx []int, segs [][]string, p int, a, casing string) (string, bool) {
+// label returns the text before "_<value of a>" in segment p, when every
+// item's segment ends so and that text is the same in every item.
+func (x *electroSample) label(p int, a, casing string) (string, bool) {
 	label := ""
-	for j, i := range idx {
-		v, _ := text(e.items[i][a])
-		l, ok := strings.CutSuffix(segs[j][p], "_"+fold(v, casing))
+	for j, i := range x.idx {
+		v, _ := text(x.e.items[i][a])
+		l, ok := strings.CutSuffix(x.segs[j][p], "_"+mapping.FoldCase(v, casing))
 		if !ok || (j > 0 && l != label) {
 			return "", false
 		}
 		label = l
 	}
 	return label, true
+}
+
+// varies reports whether segment p is not the same in every item.
+func (x *electroSample) varies(p int) bool {
+	return slices.ContainsFunc(x.segs, func(s []string) bool { return s[p] != x.segs[0][p] })
+}
+
+// changedByFold reports whether some item's value of attribute a is not
+// already in the casing: a key holding it folded shows the casing.
+func (x *electroSample) changedByFold(a, casing string) bool {
+	return slices.ContainsFunc(x.idx, func(i int) bool {
+		v, _ := text(x.e.items[i][a])
+		return mapping.FoldCase(v, casing) != v
+	})
 }
 
 // electroCandidates lists, in name order, the attributes that every item
@@ -194,19 +206,6 @@ func keyText(av types.AttributeValue) bool {
 		return ok && string(canon) == x.Value
 	}
 	return false
-}
-
-func varies(segs [][]string, p int) bool {
-	return slices.ContainsFunc(segs, func(s []string) bool { return s[p] != segs[0][p] })
-}
-
-// changedByFold reports whether some item's value of attribute a is not
-// already in the casing: a key holding it folded shows the casing.
-func changedByFold(e *entity, idx []int, a, casing string) bool {
-	return slices.ContainsFunc(idx, func(i int) bool {
-		v, _ := text(e.items[i][a])
-		return fold(v, casing) != v
-	})
 }
 
 // adopt puts the template's columns into the entity: one column per
@@ -280,7 +279,7 @@ func (e *entity) keyCasing() string {
 		casing := e.electro[attrs[0]].casing
 		if !slices.ContainsFunc(sortedKeys(e.keys), func(attr string) bool {
 			k := e.electro[attr]
-			return k.casing == "none" || (k.casing == "" && fold(e.keys[attr].text(), casing) != e.keys[attr].text())
+			return k.casing == "none" || (k.casing == "" && mapping.FoldCase(e.keys[attr].text(), casing) != e.keys[attr].text())
 		}) {
 			return casing
 		}
